@@ -1,0 +1,334 @@
+"""Game data loaded from packs, and the rosters players build from it.
+
+Every game-data row carries the `key` its pack gives it; `loadpacks` matches
+rows by (system, key) so that reloading a changed pack updates rows in place
+and the ids rosters point at stay the same.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class GameSystem(models.Model):
+    key = models.SlugField(max_length=80, unique=True)
+    name = models.CharField(max_length=200)
+    short_name = models.CharField(max_length=200)
+    kind = models.CharField(max_length=20, default="game")  # "game" or "overlay"
+    extends = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="overlays")
+    summary = models.TextField(blank=True)
+    version = models.CharField(max_length=20)
+    content_hash = models.CharField(max_length=64)
+    loaded_at = models.DateTimeField(auto_now=True)
+    # Small structured settings the views and rules read as a whole:
+    # sources, periods, weapon columns, rule roles, roster settings, hero points, period costs.
+    config = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["kind", "name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def weapon_columns(self) -> list[dict]:
+        return self.config.get("weapon_columns", [])
+
+    @property
+    def sources(self) -> list[dict]:
+        return self.config.get("sources", [])
+
+    @property
+    def periods(self) -> list[dict]:
+        return self.config.get("periods", [])
+
+
+class PackRow(models.Model):
+    """Fields every row loaded from a pack has."""
+
+    system = models.ForeignKey(GameSystem, on_delete=models.CASCADE)
+    key = models.SlugField(max_length=80)
+    name = models.CharField(max_length=200)
+
+    class Meta:
+        abstract = True
+        ordering = ["name"]
+        # Rows are matched by key on reload: the pair must be unique.
+        constraints = [
+            models.UniqueConstraint(fields=["system", "key"], name="%(class)s_unique_key_per_system"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SpecialRule(PackRow):
+    kind = models.CharField(max_length=20)
+    summary = models.TextField()
+    source = models.JSONField(default=dict)
+    points = models.IntegerField(null=True, blank=True)
+    points_note = models.CharField(max_length=200, blank=True)
+    takes_value = models.BooleanField(default=False)
+
+    class Meta(PackRow.Meta):
+        pass
+
+
+class Chart(PackRow):
+    columns = models.JSONField(default=list)
+    rows = models.JSONField(default=list)
+    notes = models.TextField(blank=True)
+    source = models.JSONField(default=dict)
+
+    class Meta(PackRow.Meta):
+        pass
+
+
+class WeaponCategory(PackRow):
+    family = models.CharField(max_length=200)
+    summary = models.TextField(blank=True)
+
+    class Meta(PackRow.Meta):
+        pass
+
+
+class Weapon(PackRow):
+    group = models.CharField(max_length=200)
+    category = models.ForeignKey(WeaponCategory, null=True, blank=True, on_delete=models.SET_NULL)
+    range = models.IntegerField(null=True, blank=True)
+    indirect_min = models.IntegerField(null=True, blank=True)
+    indirect_max = models.CharField(max_length=10, blank=True)  # inches, or "table"
+    range_short = models.CharField(max_length=10, blank=True)
+    range_effective = models.CharField(max_length=10, blank=True)
+    range_long = models.CharField(max_length=10, blank=True)
+    shots = models.CharField(max_length=30, blank=True)
+    pen = models.IntegerField(null=True, blank=True)
+    power = models.IntegerField(null=True, blank=True)
+    attack_short = models.CharField(max_length=10, blank=True)
+    attack_effective = models.CharField(max_length=10, blank=True)
+    attack_long = models.CharField(max_length=10, blank=True)
+    he = models.CharField(max_length=20, blank=True)
+    weapon_type = models.CharField(max_length=60, blank=True)
+    notes = models.TextField(blank=True)
+    source = models.JSONField(default=dict)
+    position = models.PositiveIntegerField(default=0)  # order in the source table
+
+    class Meta(PackRow.Meta):
+        ordering = ["position"]
+
+    def profile(self) -> list[tuple[str, str]]:
+        """The weapon's figures as its game prints them: (label, value) per column."""
+        return [(column["label"], self.column_value(column["field"])) for column in self.system.weapon_columns]
+
+    def column_value(self, field: str) -> str:
+        if field == "range":
+            return "" if self.range is None else f'{self.range}"'
+        if field == "indirect_range":
+            if self.indirect_min is None:
+                return ""
+            maximum = self.indirect_max if self.indirect_max == "table" else f'{self.indirect_max}"'
+            return f'{self.indirect_min}"–{maximum}'
+        if field == "pen":
+            if self.pen is None:
+                return "HE" if self.he else ""
+            return f"{self.pen:+d}" if self.pen else "–"
+        if field == "power":
+            return "" if self.power is None else str(self.power)
+        if field == "rules":
+            return ", ".join(link.label() for link in self.rule_links.all())
+        return str(getattr(self, field) or "")
+
+
+class WeaponRule(models.Model):
+    """A special rule a weapon has, with its value where the rule takes one (HE 1")."""
+
+    weapon = models.ForeignKey(Weapon, on_delete=models.CASCADE, related_name="rule_links")
+    rule = models.ForeignKey(SpecialRule, on_delete=models.CASCADE, related_name="weapon_links")
+    value = models.CharField(max_length=60, blank=True)
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position"]
+
+    def label(self) -> str:
+        return f"{self.rule.name} ({self.value})" if self.value else self.rule.name
+
+
+class TroopQuality(PackRow):
+    morale = models.IntegerField(null=True, blank=True)
+    damage_value = models.CharField(max_length=20, blank=True)
+    damage_value_gun_shield = models.CharField(max_length=20, blank=True)
+    summary = models.TextField(blank=True)
+    source = models.JSONField(default=dict)
+    position = models.PositiveIntegerField(default=0)
+
+    class Meta(PackRow.Meta):
+        ordering = ["position"]
+
+
+class OfficerRank(PackRow):
+    morale_bonus = models.IntegerField()
+    extra_orders = models.PositiveIntegerField()
+    order_range = models.PositiveIntegerField()
+    source = models.JSONField(default=dict)
+    position = models.PositiveIntegerField(default=0)
+
+    class Meta(PackRow.Meta):
+        ordering = ["position"]
+
+
+class UnitCategory(PackRow):
+    kind = models.CharField(max_length=20)
+    summary = models.TextField(blank=True)
+    position = models.PositiveIntegerField(default=0)
+
+    class Meta(PackRow.Meta):
+        ordering = ["position"]
+
+
+class Reference(PackRow):
+    """Reference tables that are read, not computed with: damage values, movement, capacities."""
+
+    table = models.CharField(max_length=30)  # damage_values, movement, capacities
+    data = models.JSONField(default=dict)
+    position = models.PositiveIntegerField(default=0)
+
+    class Meta(PackRow.Meta):
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["system", "table", "key"], name="reference_unique_key_per_table"),
+        ]
+
+
+class Army(PackRow):
+    summary = models.TextField(blank=True)
+    rules = models.ManyToManyField(SpecialRule, blank=True, related_name="armies")
+    borrows_from = models.ManyToManyField("self", blank=True, symmetrical=False)
+    borrow_note = models.TextField(blank=True)
+    source = models.JSONField(default=dict)
+
+    class Meta(PackRow.Meta):
+        verbose_name_plural = "armies"
+
+
+class UnitType(PackRow):
+    army = models.ForeignKey(Army, on_delete=models.CASCADE, related_name="unit_types")
+    category = models.ForeignKey(UnitCategory, on_delete=models.PROTECT, related_name="unit_types")
+    kind = models.CharField(max_length=20)
+    points = models.IntegerField(null=True, blank=True)
+    points_note = models.CharField(max_length=200, blank=True)
+    citation = models.JSONField(null=True, blank=True)
+    min_size = models.PositiveIntegerField(null=True, blank=True)
+    max_size = models.PositiveIntegerField(null=True, blank=True)
+    officer_rank = models.ForeignKey(OfficerRank, null=True, blank=True, on_delete=models.SET_NULL)
+    officer_ranks = models.ManyToManyField(OfficerRank, blank=True, related_name="allowed_in")
+    weapon_categories = models.JSONField(null=True, blank=True)  # None: any category
+    armour = models.JSONField(null=True, blank=True)
+    speed = models.CharField(max_length=40, blank=True)
+    constitution = models.IntegerField(null=True, blank=True)
+    transport_capacity = models.PositiveIntegerField(null=True, blank=True)
+    carries = models.CharField(max_length=200, blank=True)
+    service_start = models.PositiveSmallIntegerField(null=True, blank=True)
+    service_end = models.PositiveSmallIntegerField(null=True, blank=True)
+    service_period = models.CharField(max_length=80, blank=True)
+    service_note = models.CharField(max_length=200, blank=True)
+    rules = models.ManyToManyField(SpecialRule, blank=True, related_name="unit_types")
+    notes = models.TextField(blank=True)
+    source = models.JSONField(default=dict)
+    position = models.PositiveIntegerField(default=0)
+
+    class Meta(PackRow.Meta):
+        ordering = ["army", "category__position", "position"]
+        indexes = [
+            # The army page lists units by army and slot.
+            models.Index(fields=["army", "position"], name="unittype_army_position"),
+        ]
+
+    def model_count(self) -> int:
+        return sum(model.count for model in self.models.all() if model.role not in {"vehicle", "gun"})
+
+
+class UnitModel(models.Model):
+    """One line of a unit's composition: how many models of a role, with what."""
+
+    unit_type = models.ForeignKey(UnitType, on_delete=models.CASCADE, related_name="models")
+    count = models.PositiveIntegerField()
+    role = models.CharField(max_length=20)
+    name = models.CharField(max_length=200)
+    fs = models.PositiveSmallIntegerField(null=True, blank=True)
+    morale = models.PositiveSmallIntegerField(null=True, blank=True)
+    equipment = models.CharField(max_length=200, blank=True)
+    weapons = models.ManyToManyField(Weapon, blank=True, related_name="carried_by")
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position"]
+
+    def __str__(self) -> str:
+        return f"{self.count} {self.name}"
+
+
+class QualityCost(models.Model):
+    unit_type = models.ForeignKey(UnitType, on_delete=models.CASCADE, related_name="quality_costs")
+    quality = models.ForeignKey(TroopQuality, on_delete=models.CASCADE)
+    points = models.PositiveIntegerField()
+    per_extra_model = models.PositiveIntegerField(null=True, blank=True)
+    citation = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["quality__position"]
+
+
+class UnitOption(models.Model):
+    """An option or upgrade of a unit; rosters refer to it, so it keeps its key."""
+
+    unit_type = models.ForeignKey(UnitType, on_delete=models.CASCADE, related_name="options")
+    key = models.SlugField(max_length=80)
+    name = models.CharField(max_length=200)
+    points = models.IntegerField()
+    per = models.CharField(max_length=10, default="unit")
+    max = models.PositiveIntegerField(null=True, blank=True)
+    group = models.CharField(max_length=80, blank=True)
+    adds_models = models.JSONField(default=list)
+    weapons = models.ManyToManyField(Weapon, blank=True, related_name="option_links")
+    replaces = models.JSONField(default=list)
+    officer_rank = models.ForeignKey(OfficerRank, null=True, blank=True, on_delete=models.SET_NULL)
+    service_start = models.PositiveSmallIntegerField(null=True, blank=True)
+    service_end = models.PositiveSmallIntegerField(null=True, blank=True)
+    service_period = models.CharField(max_length=80, blank=True)
+    period_points = models.JSONField(default=dict)
+    crew = models.PositiveIntegerField(null=True, blank=True)
+    note = models.TextField(blank=True)
+    citation = models.JSONField(null=True, blank=True)
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["unit_type", "key"], name="option_unique_key_per_unit"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Organisation(PackRow):
+    summary = models.TextField()
+    armies = models.ManyToManyField(Army, blank=True)
+    slots = models.JSONField(default=list)
+    source = models.JSONField(default=dict)
+
+    class Meta(PackRow.Meta):
+        pass
+
+
+class Erratum(models.Model):
+    system = models.ForeignKey(GameSystem, on_delete=models.CASCADE, related_name="errata")
+    where = models.CharField(max_length=200)
+    source_value = models.CharField(max_length=200)
+    used_value = models.CharField(max_length=200)
+    reason = models.TextField()
+    position = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["system", "position"]

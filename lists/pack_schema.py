@@ -1,0 +1,447 @@
+"""The typed, strict schema of a game-system data pack.
+
+Every model forbids unknown keys and refuses wrong types, so a typo in a pack
+is an error with a path, never a silently ignored field. Cross references
+(weapons, rules, categories, ...) are checked after the whole pack is read,
+by `check_references`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+
+Key = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=80)]
+Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+Text = Annotated[str, StringConstraints(max_length=4000)]
+Year = Annotated[int, Field(ge=1900, le=1960)]
+# A range band: inches, "table" (anything on the table) or null where the source prints n/a.
+RangeValue = int | Literal["table"] | None
+
+DICE_EXPRESSION = re.compile(r"^(\d+|\d*D\d+([+-]\d+)?)( per barrel)?$")
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class SourceRef(Strict):
+    """Where a fact or rule comes from: a document key and a section or table."""
+
+    document: Key
+    section: Name
+    entry: Name | None = None
+
+
+class Citation(Strict):
+    """A public source for a figure the source documents lack (a point cost, say)."""
+
+    source: Name
+    entry: Name
+    url: Name | None = None
+
+
+class SourceDocument(Strict):
+    key: Key
+    title: Name
+    file: Name | None = None
+
+
+class Period(Strict):
+    key: Key
+    name: Name
+    start: Year | None = None
+    end: Year | None = None
+
+
+class SettingDefinition(Strict):
+    """A roster setting the rules read (a pack setting with a documented default)."""
+
+    key: Key
+    name: Name
+    kind: Literal["bool", "int", "choice"]
+    default: bool | int | str | None = None
+    choices: list[Key] = []
+    summary: Text = ""
+
+
+class RuleRoles(Strict):
+    """Which of the pack's rules play the parts the engine knows about.
+
+    The engine has no game's names in it: it learns here which rule key makes a
+    weapon a team weapon, a fixed weapon, an indirect-fire weapon, and so on.
+    """
+
+    team: Key | None = None
+    fixed: Key | None = None
+    indirect_fire: Key | None = None
+    one_shot: Key | None = None
+    flamethrower: Key | None = None
+
+
+class WeaponColumn(Strict):
+    field: Literal[
+        "range",
+        "indirect_range",
+        "range_short",
+        "range_effective",
+        "range_long",
+        "shots",
+        "pen",
+        "power",
+        "attack_short",
+        "attack_effective",
+        "attack_long",
+        "he",
+        "weapon_type",
+        "rules",
+        "notes",
+    ]
+    label: Name
+
+
+class HeroPoints(Strict):
+    """How many hero points an army of a given size may buy, and at what cost."""
+
+    points: int = Field(ge=1)
+    per_points: int = Field(ge=1)
+    rounding: Literal["full", "part"]
+    cost_each: int | None = Field(default=None, ge=0)
+    max_per_hero: int | None = Field(default=None, ge=1)
+
+
+class PeriodCost(Strict):
+    """How a unit's cost changes when used outside its own period.
+
+    `multipliers[service period][game period]` is the factor; a missing game
+    period means the unit cannot be used then.
+    """
+
+    applies_to: list[Key]
+    multipliers: dict[Key, dict[Key, float]]
+
+
+class System(Strict):
+    key: Key
+    name: Name
+    short_name: Name
+    version: Annotated[str, StringConstraints(pattern=r"^\d+\.\d+\.\d+$")]
+    summary: Text
+    kind: Literal["game", "overlay"] = "game"
+    extends: Key | None = None
+    sources: list[SourceDocument] = Field(min_length=1)
+    periods: list[Period] = []
+    uses_years: bool = False
+    weapon_columns: list[WeaponColumn] = Field(min_length=1)
+    rule_roles: RuleRoles = RuleRoles()
+    settings: list[SettingDefinition] = []
+    hero_points: HeroPoints | None = None
+    period_costs: PeriodCost | None = None
+    unit_size_label: Name = "men"
+
+
+class SpecialRule(Strict):
+    key: Key
+    name: Name
+    kind: Literal["weapon", "unit", "army", "organisation", "house", "game"]
+    summary: Text = Field(min_length=1)
+    source: SourceRef
+    points: int | None = None
+    points_note: Name | None = None
+    # A value given with the rule where a weapon names it, e.g. HE (1").
+    takes_value: bool = False
+
+
+class TemplateRow(Strict):
+    """One row of a chart a rule uses (the HE template chart, say)."""
+
+    key: Name
+    values: dict[Key, str]
+
+
+class Chart(Strict):
+    key: Key
+    name: Name
+    columns: list[Name] = Field(min_length=1)
+    rows: list[list[str]] = Field(min_length=1)
+    source: SourceRef
+    notes: Text = ""
+
+    @model_validator(mode="after")
+    def rows_fit_columns(self) -> Chart:
+        for index, row in enumerate(self.rows):
+            if len(row) != len(self.columns):
+                raise ValueError(
+                    f"row {index} has {len(row)} cells but the chart has {len(self.columns)} columns"
+                )
+        return self
+
+
+class WeaponCategory(Strict):
+    key: Key
+    name: Name
+    family: Name
+    summary: Text = ""
+    source: SourceRef | None = None
+
+
+class WeaponRuleRef(Strict):
+    rule: Key
+    value: Name
+
+
+class IndirectRange(Strict):
+    min: int = Field(ge=0)
+    max: int | Literal["table"]
+
+
+class Weapon(Strict):
+    key: Key
+    name: Name
+    group: Name
+    category: Key | None = None
+    range: int | None = Field(default=None, ge=0)
+    indirect_range: IndirectRange | None = None
+    range_short: RangeValue = None
+    range_effective: RangeValue = None
+    range_long: RangeValue = None
+    shots: str | None = None
+    pen: int | None = None
+    power: int | None = None
+    attack_short: str | None = None
+    attack_effective: str | None = None
+    attack_long: str | None = None
+    he: Name | None = None
+    weapon_type: Name | None = None
+    rules: list[Key | WeaponRuleRef] = []
+    notes: Text = ""
+    source: SourceRef
+
+    @field_validator("shots")
+    @classmethod
+    def shots_is_a_number_or_dice(cls, value: str | None) -> str | None:
+        if value is not None and not DICE_EXPRESSION.match(value):
+            raise ValueError(f"shots must be a number or a dice expression such as D6+1, not {value!r}")
+        return value
+
+    @field_validator("attack_short", "attack_effective", "attack_long")
+    @classmethod
+    def attack_is_signed(cls, value: str | None) -> str | None:
+        if value is not None and not re.match(r"^[+-]\d+$", value):
+            raise ValueError(f"an attack value is a signed number such as +8 or -3, not {value!r}")
+        return value
+
+
+class TroopQuality(Strict):
+    key: Key
+    name: Name
+    morale: int | None = None
+    damage_value: Name | None = None
+    damage_value_gun_shield: Name | None = None
+    summary: Text = ""
+    source: SourceRef
+
+
+class OfficerRank(Strict):
+    key: Key
+    name: Name
+    morale_bonus: int
+    extra_orders: int = Field(ge=0)
+    order_range: int = Field(ge=0)
+    source: SourceRef
+
+
+class UnitCategory(Strict):
+    """An organisation category a unit fills (infantry squad, tank, platoon HQ...)."""
+
+    key: Key
+    name: Name
+    kind: Literal["headquarters", "infantry", "team", "artillery", "vehicle", "transport", "other"]
+    summary: Text = ""
+
+
+class DamageValue(Strict):
+    key: Key
+    name: Name
+    value: Name
+    kind: Literal["troops", "soft-skin", "armour"]
+    source: SourceRef
+
+
+class Movement(Strict):
+    key: Key
+    name: Name
+    values: dict[Key, Name]
+    source: SourceRef
+
+
+class Capacity(Strict):
+    key: Key
+    name: Name
+    capacity: int = Field(ge=0)
+    note: Name | None = None
+    source: SourceRef
+
+
+class ModelEntry(Strict):
+    count: int = Field(ge=0)
+    role: Literal["officer", "nco", "soldier", "crew", "loader", "spotter", "vehicle", "gun", "team", "hero"]
+    name: Name
+    fs: int | None = Field(default=None, ge=0, le=10)
+    morale: int | None = Field(default=None, ge=0, le=12)
+    equipment: Name | None = None
+    weapons: list[Key] = []
+
+
+class Armour(Strict):
+    front: int | None = None
+    side: int | None = None
+    rear: int | None = None
+    armour_class: Name | None = None
+    note: Name | None = None
+
+
+class QualityCost(Strict):
+    quality: Key
+    points: int = Field(ge=0)
+    per_extra_model: int | None = Field(default=None, ge=0)
+    citation: Citation | None = None
+
+
+class Service(Strict):
+    start: Year | None = None
+    end: Year | None = None
+    period: Key | None = None
+    note: Name | None = None
+
+
+class Option(Strict):
+    key: Key
+    name: Name
+    points: int
+    per: Literal["unit", "model"] = "unit"
+    max: int | None = Field(default=None, ge=1)
+    group: Key | None = None  # options in one group exclude each other
+    adds_models: list[ModelEntry] = []
+    weapons: list[Key] = []
+    replaces: list[Key] = []
+    officer_rank: Key | None = None
+    service: Service | None = None
+    periods: dict[Key, int] = {}  # points by game period, where they differ
+    crew: int | None = Field(default=None, ge=0)
+    note: Text = ""
+    citation: Citation | None = None
+
+
+class Unit(Strict):
+    key: Key
+    name: Name
+    army: Key
+    category: Key
+    kind: Literal["infantry", "team", "artillery", "vehicle", "transport", "aircraft", "boat", "other"]
+    points: int | None = Field(default=None, ge=0)
+    points_note: Name | None = None
+    citation: Citation | None = None
+    composition: list[ModelEntry] = Field(min_length=1)
+    min_size: int | None = Field(default=None, ge=0)
+    max_size: int | None = Field(default=None, ge=0)
+    qualities: list[QualityCost] = []
+    officer_rank: Key | None = None
+    officer_ranks: list[Key] = []
+    options: list[Option] = []
+    weapon_categories: list[Key] | None = None  # None: any; a list: only these
+    armour: Armour | None = None
+    speed: Name | None = None
+    constitution: int | None = None
+    transport_capacity: int | None = Field(default=None, ge=0)
+    carries: Name | None = None
+    service: Service | None = None
+    rules: list[Key] = []
+    notes: Text = ""
+    source: SourceRef
+
+    @model_validator(mode="after")
+    def sizes_are_ordered(self) -> Unit:
+        if self.min_size is not None and self.max_size is not None and self.min_size > self.max_size:
+            raise ValueError(f"min_size {self.min_size} is larger than max_size {self.max_size}")
+        keys = [option.key for option in self.options]
+        duplicates = sorted({key for key in keys if keys.count(key) > 1})
+        if duplicates:
+            raise ValueError(f"option keys must be unique within a unit: {', '.join(duplicates)}")
+        return self
+
+
+class Army(Strict):
+    key: Key
+    name: Name
+    summary: Text = ""
+    rules: list[Key] = []
+    borrows_from: list[Key] = []
+    borrow_note: Text = ""
+    source: SourceRef
+
+
+class CountTerm(Strict):
+    """`each` choices for every unit of `categories` (or a flat bonus once any exist)."""
+
+    categories: list[Key] = Field(min_length=1)
+    each: float = 1
+    if_any: int | None = None
+
+
+class Limit(Strict):
+    base: int = 0
+    per: list[CountTerm] = []
+
+
+class Slot(Strict):
+    key: Key
+    name: Name
+    categories: list[Key] = Field(min_length=1)
+    min: int | Limit = 0
+    max: int | Limit | None = None
+    officer_ranks: list[Key] = []
+    half_choice_at_most_points: int | None = None
+    requires_setting: Key | None = None
+    summary: Text = ""
+
+
+class Organisation(Strict):
+    key: Key
+    name: Name
+    summary: Text
+    armies: list[Key] = []  # empty: every army of the system
+    slots: list[Slot] = Field(min_length=1)
+    source: SourceRef
+
+
+class Erratum(Strict):
+    where: Name
+    source_value: Name
+    used_value: Name
+    reason: Text = Field(min_length=1)
+
+
+class PackFile(Strict):
+    """One YAML file of a pack folder. The folder's files are merged."""
+
+    system: System | None = None
+    rules: list[SpecialRule] = []
+    charts: list[Chart] = []
+    weapon_categories: list[WeaponCategory] = []
+    weapons: list[Weapon] = []
+    qualities: list[TroopQuality] = []
+    officer_ranks: list[OfficerRank] = []
+    unit_categories: list[UnitCategory] = []
+    damage_values: list[DamageValue] = []
+    movement: list[Movement] = []
+    capacities: list[Capacity] = []
+    armies: list[Army] = []
+    units: list[Unit] = []
+    organisations: list[Organisation] = []
+    errata: list[Erratum] = []
+
+
+LIST_SECTIONS = [name for name in PackFile.model_fields if name != "system"]

@@ -1,0 +1,61 @@
+"""Pages: the games and armies loaded from the packs."""
+
+from django.db.models import Count, Prefetch
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
+
+from lists.models import Army, GameSystem, UnitModel, UnitType, Weapon, WeaponRule
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    systems = GameSystem.objects.prefetch_related(
+        Prefetch("army_set", queryset=Army.objects.annotate(unit_count=Count("unit_types")))
+    )
+    return render(request, "lists/home.html", {"systems": systems})
+
+
+@require_GET
+def game(request: HttpRequest, system_key: str) -> HttpResponse:
+    system = get_object_or_404(GameSystem, key=system_key)
+    context = {
+        "system": system,
+        "armies": system.army_set.annotate(unit_count=Count("unit_types")),
+        "rules": system.specialrule_set.all(),
+        "weapons": system.weapon_set.select_related("category").prefetch_related(
+            Prefetch("rule_links", queryset=WeaponRule.objects.select_related("rule"))
+        ),
+        "qualities": system.troopquality_set.all(),
+        "ranks": system.officerrank_set.all(),
+        "charts": system.chart_set.all(),
+        "references": system.reference_set.all(),
+        "organisations": system.organisation_set.all(),
+        "errata": system.errata.all(),
+    }
+    return render(request, "lists/game.html", context)
+
+
+@require_GET
+def army(request: HttpRequest, system_key: str, army_key: str) -> HttpResponse:
+    army = get_object_or_404(
+        Army.objects.select_related("system").prefetch_related("rules"), system__key=system_key, key=army_key
+    )
+    weapon_rules = Prefetch("rule_links", queryset=WeaponRule.objects.select_related("rule"))
+    units = (
+        UnitType.objects.filter(army=army)
+        .select_related("category", "officer_rank")
+        .prefetch_related(
+            "rules",
+            "options",
+            "quality_costs__quality",
+            Prefetch(
+                "models",
+                queryset=UnitModel.objects.prefetch_related(
+                    Prefetch("weapons", queryset=Weapon.objects.select_related("system").prefetch_related(weapon_rules))
+                ),
+            ),
+        )
+    )
+    return render(request, "lists/army.html", {"system": army.system, "army": army, "units": units})
+
