@@ -103,8 +103,14 @@ class WeaponColumn(Strict):
 
 
 class HeroPoints(Strict):
-    """How many hero points an army of a given size may buy, and at what cost."""
+    """How many hero points an army of a given size may buy, and at what cost.
 
+    A system may give more than one reading; the roster setting `hero-points`
+    picks one by key, the first being the default.
+    """
+
+    key: Key
+    name: Name
     points: int = Field(ge=1)
     per_points: int = Field(ge=1)
     rounding: Literal["full", "part"]
@@ -137,7 +143,7 @@ class System(Strict):
     weapon_columns: list[WeaponColumn] = Field(min_length=1)
     rule_roles: RuleRoles = RuleRoles()
     settings: list[SettingDefinition] = []
-    hero_points: HeroPoints | None = None
+    hero_points: list[HeroPoints] = []
     period_costs: PeriodCost | None = None
     unit_size_label: Name = "men"
 
@@ -344,7 +350,7 @@ class Unit(Strict):
     points: int | None = Field(default=None, ge=0)
     points_note: Name | None = None
     citation: Citation | None = None
-    composition: list[ModelEntry] = Field(min_length=1)
+    composition: list[ModelEntry] = []  # empty for off-table support such as a bombardment
     min_size: int | None = Field(default=None, ge=0)
     max_size: int | None = Field(default=None, ge=0)
     qualities: list[QualityCost] = []
