@@ -57,5 +57,9 @@ def army(request: HttpRequest, system_key: str, army_key: str) -> HttpResponse:
             ),
         )
     )
-    return render(request, "lists/army.html", {"system": army.system, "army": army, "units": units})
+    units = list(units)
+    carried = {weapon.pk: weapon for unit in units for model in unit.models.all() for weapon in model.weapons.all()}
+    weapons = sorted(carried.values(), key=lambda weapon: weapon.position)
+    context = {"system": army.system, "army": army, "units": units, "weapons": weapons}
+    return render(request, "lists/army.html", context)
 
