@@ -150,6 +150,9 @@ class WeaponRule(models.Model):
     class Meta:
         ordering = ["position"]
 
+    def __str__(self) -> str:
+        return self.label()
+
     def label(self) -> str:
         return f"{self.rule.name} ({self.value})" if self.value else self.rule.name
 
@@ -278,6 +281,9 @@ class QualityCost(models.Model):
     class Meta:
         ordering = ["quality__position"]
 
+    def __str__(self) -> str:
+        return f"{self.quality} {self.points} pts"
+
 
 class UnitOption(models.Model):
     """An option or upgrade of a unit; rosters refer to it, so it keeps its key."""
@@ -332,3 +338,6 @@ class Erratum(models.Model):
 
     class Meta:
         ordering = ["system", "position"]
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.source_value} -> {self.used_value}"

@@ -179,9 +179,7 @@ class Chart(Strict):
     def rows_fit_columns(self) -> Chart:
         for index, row in enumerate(self.rows):
             if len(row) != len(self.columns):
-                raise ValueError(
-                    f"row {index} has {len(row)} cells but the chart has {len(self.columns)} columns"
-                )
+                raise ValueError(f"row {index} has {len(row)} cells but the chart has {len(self.columns)} columns")
         return self
 
 

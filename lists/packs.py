@@ -22,6 +22,9 @@ from lists import models
 from lists.pack_schema import LIST_SECTIONS, PackFile, System, WeaponRuleRef
 
 MAX_PACK_FILE_BYTES = 5_000_000
+# Part of every content hash: bump it when the loader writes rows differently,
+# so that the next loadpacks rewrites packs whose YAML did not change.
+LOADER_VERSION = b"1"
 
 
 @dataclass(frozen=True)
@@ -95,7 +98,7 @@ def read_pack(folder: Path) -> Pack:
     """Read and schema-check every YAML file of one pack folder."""
     pack = Pack(folder=folder)
     errors: list[PackError] = []
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(LOADER_VERSION)
     files = sorted(folder.glob("*.yaml"))
     if not files:
         raise PackInvalid([PackError(_display(folder), "(folder)", "the pack folder holds no .yaml file")])
@@ -184,10 +187,22 @@ def check_references(pack: Pack, known_systems: set[str]) -> list[PackError]:
         for service_period, row in system.period_costs.multipliers.items():
             for game_period in [service_period, *row]:
                 if game_period not in periods:
-                    error(system_located, f".period_costs.multipliers.{service_period}", f"unknown period {game_period!r}")
+                    error(
+                        system_located, f".period_costs.multipliers.{service_period}", f"unknown period {game_period!r}"
+                    )
 
-    for section in ["rules", "charts", "weapon_categories", "qualities", "officer_ranks", "damage_values",
-                    "movement", "capacities", "armies", "organisations"]:
+    for section in [
+        "rules",
+        "charts",
+        "weapon_categories",
+        "qualities",
+        "officer_ranks",
+        "damage_values",
+        "movement",
+        "capacities",
+        "armies",
+        "organisations",
+    ]:
         for located in pack.sections[section]:
             need_source(located, ".source", getattr(located.item, "source", None))
 
@@ -200,7 +215,11 @@ def check_references(pack: Pack, known_systems: set[str]) -> list[PackError]:
             rule_key = ref.rule if isinstance(ref, WeaponRuleRef) else ref
             need(located, f".rules.{index}", rule_key, "rules", "rule")
             if rule_key in rules_taking_values and not isinstance(ref, WeaponRuleRef):
-                error(located, f".rules.{index}", f"the rule {rule_key!r} needs a value, e.g. {{rule: {rule_key}, value: ...}}")
+                error(
+                    located,
+                    f".rules.{index}",
+                    f"the rule {rule_key!r} needs a value, e.g. {{rule: {rule_key}, value: ...}}",
+                )
 
     for located in pack.sections["armies"]:
         for index, rule_key in enumerate(located.item.rules):
@@ -264,8 +283,13 @@ def check_references(pack: Pack, known_systems: set[str]) -> list[PackError]:
                 limit = getattr(slot, bound)
                 for t_index, term in enumerate(getattr(limit, "per", [])):
                     for index, category in enumerate(term.categories):
-                        need(located, f"{path}.{bound}.per.{t_index}.categories.{index}", category,
-                             "unit_categories", "unit category")
+                        need(
+                            located,
+                            f"{path}.{bound}.per.{t_index}.categories.{index}",
+                            category,
+                            "unit_categories",
+                            "unit category",
+                        )
     return errors
 
 
@@ -286,8 +310,13 @@ def read_all(packs_dir: Path) -> list[Pack]:
     for pack in packs:
         assert pack.system is not None
         if pack.system.key in system_keys:
-            errors.append(PackError(pack.system_file, "system.key",
-                                    f"the system key {pack.system.key!r} is also used by {system_keys[pack.system.key]}"))
+            errors.append(
+                PackError(
+                    pack.system_file,
+                    "system.key",
+                    f"the system key {pack.system.key!r} is also used by {system_keys[pack.system.key]}",
+                )
+            )
         system_keys[pack.system.key] = pack.system_file
     for pack in packs:
         errors.extend(check_references(pack, set(system_keys)))
@@ -358,8 +387,17 @@ def write_pack(pack: Pack) -> LoadReport:
 
     config = system.model_dump(
         mode="json",
-        include={"sources", "periods", "uses_years", "weapon_columns", "rule_roles", "settings",
-                 "hero_points", "period_costs", "unit_size_label"},
+        include={
+            "sources",
+            "periods",
+            "uses_years",
+            "weapon_columns",
+            "rule_roles",
+            "settings",
+            "hero_points",
+            "period_costs",
+            "unit_size_label",
+        },
     )
     game, _ = models.GameSystem.objects.update_or_create(
         key=system.key,
@@ -376,37 +414,76 @@ def write_pack(pack: Pack) -> LoadReport:
     )
     scope = {"system": game}
 
-    rules = _sync(models.SpecialRule, scope, [
-        {"key": r.key, "name": r.name, "kind": r.kind, "summary": r.summary.strip(), "source": _dump(r.source),
-         "points": r.points, "points_note": r.points_note or "", "takes_value": r.takes_value}
-        for r in pack.items("rules")
-    ])
-    _sync(models.Chart, scope, [
-        {"key": c.key, "name": c.name, "columns": c.columns, "rows": c.rows, "notes": c.notes,
-         "source": _dump(c.source)}
-        for c in pack.items("charts")
-    ])
-    categories = _sync(models.WeaponCategory, scope, [
-        {"key": c.key, "name": c.name, "family": c.family, "summary": c.summary}
-        for c in pack.items("weapon_categories")
-    ])
-    weapons = _sync(models.Weapon, scope, [
-        {
-            "key": w.key, "name": w.name, "group": w.group,
-            "category": categories[(w.category,)] if w.category else None,
-            "range": w.range,
-            "indirect_min": w.indirect_range.min if w.indirect_range else None,
-            "indirect_max": str(w.indirect_range.max) if w.indirect_range else "",
-            "range_short": "" if w.range_short is None else str(w.range_short),
-            "range_effective": "" if w.range_effective is None else str(w.range_effective),
-            "range_long": "" if w.range_long is None else str(w.range_long),
-            "shots": w.shots or "", "pen": w.pen, "power": w.power,
-            "attack_short": w.attack_short or "", "attack_effective": w.attack_effective or "",
-            "attack_long": w.attack_long or "", "he": w.he or "", "weapon_type": w.weapon_type or "",
-            "notes": w.notes, "source": _dump(w.source), "position": index,
-        }
-        for index, w in enumerate(pack.items("weapons"))
-    ])
+    rules = _sync(
+        models.SpecialRule,
+        scope,
+        [
+            {
+                "key": r.key,
+                "name": r.name,
+                "kind": r.kind,
+                "summary": r.summary.strip(),
+                "source": _dump(r.source),
+                "points": r.points,
+                "points_note": r.points_note or "",
+                "takes_value": r.takes_value,
+            }
+            for r in pack.items("rules")
+        ],
+    )
+    _sync(
+        models.Chart,
+        scope,
+        [
+            {
+                "key": c.key,
+                "name": c.name,
+                "columns": c.columns,
+                "rows": c.rows,
+                "notes": c.notes,
+                "source": _dump(c.source),
+            }
+            for c in pack.items("charts")
+        ],
+    )
+    categories = _sync(
+        models.WeaponCategory,
+        scope,
+        [
+            {"key": c.key, "name": c.name, "family": c.family, "summary": c.summary}
+            for c in pack.items("weapon_categories")
+        ],
+    )
+    weapons = _sync(
+        models.Weapon,
+        scope,
+        [
+            {
+                "key": w.key,
+                "name": w.name,
+                "group": w.group,
+                "category": categories[(w.category,)] if w.category else None,
+                "range": w.range,
+                "indirect_min": w.indirect_range.min if w.indirect_range else None,
+                "indirect_max": str(w.indirect_range.max) if w.indirect_range else "",
+                "range_short": "" if w.range_short is None else str(w.range_short),
+                "range_effective": "" if w.range_effective is None else str(w.range_effective),
+                "range_long": "" if w.range_long is None else str(w.range_long),
+                "shots": w.shots or "",
+                "pen": w.pen,
+                "power": w.power,
+                "attack_short": w.attack_short or "",
+                "attack_effective": w.attack_effective or "",
+                "attack_long": w.attack_long or "",
+                "he": w.he or "",
+                "weapon_type": w.weapon_type or "",
+                "notes": w.notes,
+                "source": _dump(w.source),
+                "position": index,
+            }
+            for index, w in enumerate(pack.items("weapons"))
+        ],
+    )
     models.WeaponRule.objects.filter(weapon__system=game).delete()
     models.WeaponRule.objects.bulk_create(
         models.WeaponRule(
@@ -418,53 +495,104 @@ def write_pack(pack: Pack) -> LoadReport:
         for w in pack.items("weapons")
         for index, ref in enumerate(w.rules)
     )
-    qualities = _sync(models.TroopQuality, scope, [
-        {"key": q.key, "name": q.name, "morale": q.morale, "damage_value": q.damage_value or "",
-         "damage_value_gun_shield": q.damage_value_gun_shield or "", "summary": q.summary,
-         "source": _dump(q.source), "position": index}
-        for index, q in enumerate(pack.items("qualities"))
-    ])
-    ranks = _sync(models.OfficerRank, scope, [
-        {"key": r.key, "name": r.name, "morale_bonus": r.morale_bonus, "extra_orders": r.extra_orders,
-         "order_range": r.order_range, "source": _dump(r.source), "position": index}
-        for index, r in enumerate(pack.items("officer_ranks"))
-    ])
-    unit_categories = _sync(models.UnitCategory, scope, [
-        {"key": c.key, "name": c.name, "kind": c.kind, "summary": c.summary, "position": index}
-        for index, c in enumerate(pack.items("unit_categories"))
-    ])
+    qualities = _sync(
+        models.TroopQuality,
+        scope,
+        [
+            {
+                "key": q.key,
+                "name": q.name,
+                "morale": q.morale,
+                "damage_value": q.damage_value or "",
+                "damage_value_gun_shield": q.damage_value_gun_shield or "",
+                "summary": q.summary,
+                "source": _dump(q.source),
+                "position": index,
+            }
+            for index, q in enumerate(pack.items("qualities"))
+        ],
+    )
+    ranks = _sync(
+        models.OfficerRank,
+        scope,
+        [
+            {
+                "key": r.key,
+                "name": r.name,
+                "morale_bonus": r.morale_bonus,
+                "extra_orders": r.extra_orders,
+                "order_range": r.order_range,
+                "source": _dump(r.source),
+                "position": index,
+            }
+            for index, r in enumerate(pack.items("officer_ranks"))
+        ],
+    )
+    unit_categories = _sync(
+        models.UnitCategory,
+        scope,
+        [
+            {"key": c.key, "name": c.name, "kind": c.kind, "summary": c.summary, "position": index}
+            for index, c in enumerate(pack.items("unit_categories"))
+        ],
+    )
     reference_rows = []
     for table in ("damage_values", "movement", "capacities"):
         for index, item in enumerate(pack.items(table)):
             data = item.model_dump(mode="json", exclude={"key", "name"})
-            reference_rows.append({"table": table, "key": item.key, "name": item.name, "data": data,
-                                   "position": index})
+            reference_rows.append({"table": table, "key": item.key, "name": item.name, "data": data, "position": index})
     _sync(models.Reference, scope, reference_rows, key_fields=("table", "key"))
 
-    armies = _sync(models.Army, scope, [
-        {"key": a.key, "name": a.name, "summary": a.summary, "borrow_note": a.borrow_note,
-         "source": _dump(a.source)}
-        for a in pack.items("armies")
-    ])
+    armies = _sync(
+        models.Army,
+        scope,
+        [
+            {
+                "key": a.key,
+                "name": a.name,
+                "summary": a.summary,
+                "borrow_note": a.borrow_note,
+                "source": _dump(a.source),
+            }
+            for a in pack.items("armies")
+        ],
+    )
     for army in pack.items("armies"):
         obj = armies[(army.key,)]
         obj.rules.set([rules[(key,)] for key in army.rules])
         obj.borrows_from.set([armies[(key,)] for key in army.borrows_from])
 
-    units = _sync(models.UnitType, scope, [
-        {
-            "key": u.key, "name": u.name, "army": armies[(u.army,)], "category": unit_categories[(u.category,)],
-            "kind": u.kind, "points": u.points, "points_note": u.points_note or "", "citation": _dump(u.citation),
-            "min_size": u.min_size, "max_size": u.max_size,
-            "officer_rank": ranks[(u.officer_rank,)] if u.officer_rank else None,
-            "weapon_categories": u.weapon_categories, "armour": _dump(u.armour), "speed": u.speed or "",
-            "constitution": u.constitution, "transport_capacity": u.transport_capacity,
-            "carries": u.carries or "", **_service_fields(u.service),
-            "service_note": (u.service.note or "") if u.service else "",
-            "notes": u.notes, "source": _dump(u.source), "position": index,
-        }
-        for index, u in enumerate(pack.items("units"))
-    ])
+    units = _sync(
+        models.UnitType,
+        scope,
+        [
+            {
+                "key": u.key,
+                "name": u.name,
+                "army": armies[(u.army,)],
+                "category": unit_categories[(u.category,)],
+                "kind": u.kind,
+                "points": u.points,
+                "points_note": u.points_note or "",
+                "citation": _dump(u.citation),
+                "min_size": u.min_size,
+                "max_size": u.max_size,
+                "officer_rank": ranks[(u.officer_rank,)] if u.officer_rank else None,
+                "weapon_categories": u.weapon_categories,
+                "armour": _dump(u.armour),
+                "speed": u.speed or "",
+                "constitution": u.constitution,
+                "transport_capacity": u.transport_capacity,
+                "carries": u.carries or "",
+                **_service_fields(u.service),
+                "service_note": (u.service.note or "") if u.service else "",
+                "notes": u.notes,
+                "source": _dump(u.source),
+                "position": index,
+            }
+            for index, u in enumerate(pack.items("units"))
+        ],
+    )
     # Composition and quality costs have no identity of their own: rewrite them.
     models.UnitModel.objects.filter(unit_type__system=game).delete()
     models.QualityCost.objects.filter(unit_type__system=game).delete()
@@ -475,37 +603,66 @@ def write_pack(pack: Pack) -> LoadReport:
         obj.rules.set([rules[(key,)] for key in unit.rules])
         obj.officer_ranks.set([ranks[(key,)] for key in unit.officer_ranks])
         for index, entry in enumerate(unit.composition):
-            model_weapons.append((models.UnitModel(
-                unit_type=obj, count=entry.count, role=entry.role, name=entry.name, fs=entry.fs,
-                morale=entry.morale, equipment=entry.equipment or "", position=index,
-            ), entry.weapons))
+            model_weapons.append(
+                (
+                    models.UnitModel(
+                        unit_type=obj,
+                        count=entry.count,
+                        role=entry.role,
+                        name=entry.name,
+                        fs=entry.fs,
+                        morale=entry.morale,
+                        equipment=entry.equipment or "",
+                        position=index,
+                    ),
+                    entry.weapons,
+                )
+            )
         for cost in unit.qualities:
-            quality_costs.append(models.QualityCost(
-                unit_type=obj, quality=qualities[(cost.quality,)], points=cost.points,
-                per_extra_model=cost.per_extra_model, citation=_dump(cost.citation),
-            ))
+            quality_costs.append(
+                models.QualityCost(
+                    unit_type=obj,
+                    quality=qualities[(cost.quality,)],
+                    points=cost.points,
+                    per_extra_model=cost.per_extra_model,
+                    citation=_dump(cost.citation),
+                )
+            )
     models.UnitModel.objects.bulk_create([entry for entry, _ in model_weapons])
     models.QualityCost.objects.bulk_create(quality_costs)
     through = models.UnitModel.weapons.through
     through.objects.bulk_create(
-        through(unitmodel_id=entry.pk, weapon_id=weapons[(key,)].pk)
-        for entry, keys in model_weapons
-        for key in keys
+        through(unitmodel_id=entry.pk, weapon_id=weapons[(key,)].pk) for entry, keys in model_weapons for key in keys
     )
     _write_options(pack, game, units, weapons, ranks)
 
-    organisations = _sync(models.Organisation, scope, [
-        {"key": o.key, "name": o.name, "summary": o.summary,
-         "slots": [slot.model_dump(mode="json") for slot in o.slots], "source": _dump(o.source)}
-        for o in pack.items("organisations")
-    ])
+    organisations = _sync(
+        models.Organisation,
+        scope,
+        [
+            {
+                "key": o.key,
+                "name": o.name,
+                "summary": o.summary,
+                "slots": [slot.model_dump(mode="json") for slot in o.slots],
+                "source": _dump(o.source),
+            }
+            for o in pack.items("organisations")
+        ],
+    )
     for organisation in pack.items("organisations"):
         organisations[(organisation.key,)].armies.set([armies[(key,)] for key in organisation.armies])
 
     models.Erratum.objects.filter(system=game).delete()
     models.Erratum.objects.bulk_create(
-        models.Erratum(system=game, where=e.where, source_value=e.source_value, used_value=e.used_value,
-                       reason=e.reason, position=index)
+        models.Erratum(
+            system=game,
+            where=e.where,
+            source_value=e.source_value,
+            used_value=e.used_value,
+            reason=e.reason,
+            position=index,
+        )
         for index, e in enumerate(pack.items("errata"))
     )
     return LoadReport(system.key, system.version, True, counts)
@@ -513,8 +670,7 @@ def write_pack(pack: Pack) -> LoadReport:
 
 def _write_options(pack: Pack, game, units: dict, weapons: dict, ranks: dict) -> None:
     existing = {
-        (option.unit_type_id, option.key): option
-        for option in models.UnitOption.objects.filter(unit_type__system=game)
+        (option.unit_type_id, option.key): option for option in models.UnitOption.objects.filter(unit_type__system=game)
     }
     keep: list[models.UnitOption] = []
     option_weapons: list[tuple[models.UnitOption, list[str]]] = []
@@ -522,12 +678,20 @@ def _write_options(pack: Pack, game, units: dict, weapons: dict, ranks: dict) ->
         unit_obj = units[(unit.key,)]
         for index, option in enumerate(unit.options):
             values = {
-                "name": option.name, "points": option.points, "per": option.per, "max": option.max,
-                "group": option.group or "", "adds_models": [m.model_dump(mode="json") for m in option.adds_models],
+                "name": option.name,
+                "points": option.points,
+                "per": option.per,
+                "max": option.max,
+                "group": option.group or "",
+                "adds_models": [m.model_dump(mode="json") for m in option.adds_models],
                 "replaces": option.replaces,
                 "officer_rank": ranks[(option.officer_rank,)] if option.officer_rank else None,
-                **_service_fields(option.service), "period_points": option.periods, "crew": option.crew,
-                "note": option.note, "citation": _dump(option.citation), "position": index,
+                **_service_fields(option.service),
+                "period_points": option.periods,
+                "crew": option.crew,
+                "note": option.note,
+                "citation": _dump(option.citation),
+                "position": index,
             }
             obj = existing.pop((unit_obj.pk, option.key), None)
             if obj is None:

@@ -62,4 +62,3 @@ def army(request: HttpRequest, system_key: str, army_key: str) -> HttpResponse:
     weapons = sorted(carried.values(), key=lambda weapon: weapon.position)
     context = {"system": army.system, "army": army, "units": units, "weapons": weapons}
     return render(request, "lists/army.html", context)
-

@@ -50,7 +50,12 @@ def test_a_valid_pack_loads_its_units_weapons_and_rules(packs_dir, capsys):
     assert squad.points == 50
     assert [(m.count, m.role, m.name) for m in squad.models.all()] == [(1, "nco", "NCO"), (4, "soldier", "Rifleman")]
     mortar = Weapon.objects.get(key="light-mortar")
-    assert mortar.profile() == [("Range", ""), ("Shots", "1"), ("Pen", "HE"), ("Special rules", 'Team, Indirect Fire, HE (1")')]
+    assert mortar.profile() == [
+        ("Range", ""),
+        ("Shots", "1"),
+        ("Pen", "HE"),
+        ("Special rules", 'Team, Indirect Fire, HE (1")'),
+    ]
     assert system.errata.get().used_value == "1"
 
 
@@ -74,7 +79,12 @@ def test_a_changed_pack_updates_rows_in_place(packs_dir, capsys):
     old_hash = GameSystem.objects.get().content_hash
 
     edit(packs_dir, "arms.yaml", "    points: 50\n    min_size: 5", "    points: 55\n    min_size: 5")
-    edit(packs_dir, "arms.yaml", "{key: extra-man, name: Extra rifleman, points: 10", "{key: extra-man, name: Extra rifleman, points: 12")
+    edit(
+        packs_dir,
+        "arms.yaml",
+        "{key: extra-man, name: Extra rifleman, points: 10",
+        "{key: extra-man, name: Extra rifleman, points: 12",
+    )
     out, _ = load(packs_dir, capsys)
 
     assert "skirmish 1.0.0: loaded" in out
@@ -100,49 +110,81 @@ def test_a_unit_removed_from_the_pack_is_removed(packs_dir, capsys):
 
 INVALID_PACKS = [
     pytest.param(
-        "arms.yaml", "    points: 50\n", "    points: 50\n    pionts: 5\n",
-        "arms.yaml: units.1.pionts: Extra inputs are not permitted", id="unknown-key",
+        "arms.yaml",
+        "    points: 50\n",
+        "    points: 50\n    pionts: 5\n",
+        "arms.yaml: units.1.pionts: Extra inputs are not permitted",
+        id="unknown-key",
     ),
     pytest.param(
-        "arms.yaml", "    points: 50\n", '    points: "50"\n',
-        "arms.yaml: units.1.points: Input should be a valid integer", id="wrong-type",
+        "arms.yaml",
+        "    points: 50\n",
+        '    points: "50"\n',
+        "arms.yaml: units.1.points: Input should be a valid integer",
+        id="wrong-type",
     ),
     pytest.param(
-        "arms.yaml", "rules: [team, indirect-fire,", "rules: [tem, indirect-fire,",
-        "arms.yaml: weapons.1.rules.0: unknown rule 'tem'", id="dangling-rule",
+        "arms.yaml",
+        "rules: [team, indirect-fire,",
+        "rules: [tem, indirect-fire,",
+        "arms.yaml: weapons.1.rules.0: unknown rule 'tem'",
+        id="dangling-rule",
     ),
     pytest.param(
-        "arms.yaml", "name: Crew, weapons: [light-mortar]", "name: Crew, weapons: [heavy-mortar]",
-        "arms.yaml: units.2.composition.0.weapons.0: unknown weapon 'heavy-mortar'", id="dangling-weapon",
+        "arms.yaml",
+        "name: Crew, weapons: [light-mortar]",
+        "name: Crew, weapons: [heavy-mortar]",
+        "arms.yaml: units.2.composition.0.weapons.0: unknown weapon 'heavy-mortar'",
+        id="dangling-weapon",
     ),
     pytest.param(
-        "arms.yaml", "    army: blue\n    category: squad", "    army: red\n    category: squad",
-        "arms.yaml: units.1.army: unknown army 'red'", id="dangling-army",
+        "arms.yaml",
+        "    army: blue\n    category: squad",
+        "    army: red\n    category: squad",
+        "arms.yaml: units.1.army: unknown army 'red'",
+        id="dangling-army",
     ),
     pytest.param(
-        "arms.yaml", "  - key: light-mortar", "  - key: rifle",
-        "arms.yaml: weapons.1.key: the key 'rifle' is used twice in weapons", id="duplicate-key",
+        "arms.yaml",
+        "  - key: light-mortar",
+        "  - key: rifle",
+        "arms.yaml: weapons.1.key: the key 'rifle' is used twice in weapons",
+        id="duplicate-key",
     ),
     pytest.param(
-        "arms.yaml", 'shots: "1"\n    source', 'shots: "1"\n    shots: "2"\n    source',
+        "arms.yaml",
+        'shots: "1"\n    source',
+        'shots: "1"\n    shots: "2"\n    source',
         "arms.yaml: line 7, column 5: not valid YAML: the key 'shots' appears twice in one mapping",
         id="duplicate-mapping-key",
     ),
     pytest.param(
-        "arms.yaml", "weapons:\n", "weapons: [\n",
-        "arms.yaml: line 2, column 3: not valid YAML", id="malformed-yaml",
+        "arms.yaml",
+        "weapons:\n",
+        "weapons: [\n",
+        "arms.yaml: line 2, column 3: not valid YAML",
+        id="malformed-yaml",
     ),
     pytest.param(
-        "arms.yaml", 'shots: "1"', 'shots: "many"',
-        "arms.yaml: weapons.0.shots: Value error, shots must be a number or a dice expression", id="bad-dice",
+        "arms.yaml",
+        'shots: "1"',
+        'shots: "many"',
+        "arms.yaml: weapons.0.shots: Value error, shots must be a number or a dice expression",
+        id="bad-dice",
     ),
     pytest.param(
-        "pack.yaml", "version: 1.0.0", "version: one",
-        "pack.yaml: system.version: String should match pattern", id="bad-version",
+        "pack.yaml",
+        "version: 1.0.0",
+        "version: one",
+        "pack.yaml: system.version: String should match pattern",
+        id="bad-version",
     ),
     pytest.param(
-        "arms.yaml", "categories: [squad], min: 1, max: 4}", "categories: [squads], min: 1, max: 4}",
-        "arms.yaml: organisations.0.slots.1.categories.0: unknown unit category 'squads'", id="dangling-slot-category",
+        "arms.yaml",
+        "categories: [squad], min: 1, max: 4}",
+        "categories: [squads], min: 1, max: 4}",
+        "arms.yaml: organisations.0.slots.1.categories.0: unknown unit category 'squads'",
+        id="dangling-slot-category",
     ),
 ]
 
@@ -204,7 +246,10 @@ def test_the_command_exits_non_zero_on_an_invalid_pack(packs_dir, tmp_path):
 
     result = subprocess.run(
         [sys.executable, "manage.py", "loadpacks", "--packs-dir", str(packs_dir)],
-        cwd=root, env=env, capture_output=True, text=True,
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
     )
 
     assert result.returncode != 0

@@ -34,7 +34,9 @@ def test_home_says_how_to_load_packs_when_none_are_loaded(client, db):
     assert "python manage.py loadpacks" in response.content.decode()
 
 
-def test_army_page_lists_units_with_points_composition_and_weapon_profiles(client, loaded, django_assert_max_num_queries):
+def test_army_page_lists_units_with_points_composition_and_weapon_profiles(
+    client, loaded, django_assert_max_num_queries
+):
     with django_assert_max_num_queries(12):
         response = client.get(reverse("lists:army", args=["skirmish", "blue"]))
 
@@ -43,10 +45,13 @@ def test_army_page_lists_units_with_points_composition_and_weapon_profiles(clien
     assert "Rifle Squad" in html
     assert "50 pts" in html
     assert "Regular 50 pts" in html and "Veteran 65 pts" in html
-    assert "<td>4</td><th scope=\"row\">Rifleman</th>" in html
+    assert '<td>4</td><th scope="row">Rifleman</th>' in html
     assert "Extra rifleman: +10 pts per man" in html
     # The light mortar's profile as the game prints it.
-    assert '<th scope="row">Light mortar</th><td></td><td>1</td><td>HE</td><td>Team, Indirect Fire, HE (1&quot;)</td>' in html
+    assert (
+        '<th scope="row">Light mortar</th><td></td><td>1</td><td>HE</td><td>Team, Indirect Fire, HE (1&quot;)</td>'
+        in html
+    )
     assert "Stubborn" in html
 
 

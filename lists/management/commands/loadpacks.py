@@ -13,7 +13,9 @@ class Command(BaseCommand):
     help = "Validate every game-system pack, then load them all in one transaction (idempotent)."
 
     def add_arguments(self, parser):
-        parser.add_argument("--packs-dir", type=Path, default=None, help="folder of pack folders (default: settings.PACKS_DIR)")
+        parser.add_argument(
+            "--packs-dir", type=Path, default=None, help="folder of pack folders (default: settings.PACKS_DIR)"
+        )
 
     def handle(self, *args, packs_dir: Path | None = None, **options):
         folder = packs_dir or settings.PACKS_DIR
