@@ -303,6 +303,7 @@ class UnitOption(models.Model):
     service_end = models.PositiveSmallIntegerField(null=True, blank=True)
     service_period = models.CharField(max_length=80, blank=True)
     period_points = models.JSONField(default=dict)
+    percent = models.IntegerField(default=0)
     crew = models.PositiveIntegerField(null=True, blank=True)
     note = models.TextField(blank=True)
     citation = models.JSONField(null=True, blank=True)
@@ -341,3 +342,69 @@ class Erratum(models.Model):
 
     def __str__(self) -> str:
         return f"{self.where}: {self.source_value} -> {self.used_value}"
+
+
+# --- rosters -----------------------------------------------------------------
+
+
+class Roster(models.Model):
+    """A player's army list. Anyone with the share id may read it; the edit secret's holder may change it."""
+
+    share_id = models.CharField(max_length=32, unique=True)
+    # Only a SHA-256 of the edit secret is kept: a leaked database gives no edit links.
+    edit_secret_hash = models.CharField(max_length=64, unique=True)
+    system = models.ForeignKey(GameSystem, on_delete=models.PROTECT, related_name="rosters")
+    army = models.ForeignKey(Army, on_delete=models.PROTECT, related_name="rosters")
+    organisation = models.ForeignKey(Organisation, null=True, blank=True, on_delete=models.PROTECT)
+    name = models.CharField(max_length=120)
+    points_limit = models.PositiveIntegerField(null=True, blank=True)
+    year = models.PositiveSmallIntegerField(null=True, blank=True)
+    period = models.CharField(max_length=80, blank=True)
+    settings = models.JSONField(default=dict, blank=True)
+    house_rules = models.ManyToManyField(SpecialRule, blank=True, related_name="rosters")
+    # Bumped by every edit; an edit made from an older page is refused rather than lost.
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class RosterUnit(models.Model):
+    roster = models.ForeignKey(Roster, on_delete=models.CASCADE, related_name="units")
+    unit_type = models.ForeignKey(UnitType, on_delete=models.PROTECT, related_name="roster_units")
+    position = models.PositiveIntegerField(default=0)
+    label = models.CharField(max_length=120, blank=True)
+    quality = models.ForeignKey(TroopQuality, null=True, blank=True, on_delete=models.PROTECT)
+    size = models.PositiveSmallIntegerField(null=True, blank=True)
+    officer_rank = models.ForeignKey(OfficerRank, null=True, blank=True, on_delete=models.PROTECT)
+    transport = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="passengers")
+    hero_points = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position", "id"]
+        indexes = [
+            # Loading a roster reads its units in order.
+            models.Index(fields=["roster", "position"], name="rosterunit_roster_position"),
+        ]
+
+    def __str__(self) -> str:
+        return self.label or self.unit_type.name
+
+
+class RosterUnitOption(models.Model):
+    roster_unit = models.ForeignKey(RosterUnit, on_delete=models.CASCADE, related_name="chosen_options")
+    option = models.ForeignKey(UnitOption, on_delete=models.PROTECT, related_name="+")
+    count = models.PositiveSmallIntegerField(default=1)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["roster_unit", "option"], name="one_row_per_option_per_unit"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.option} x{self.count}"

@@ -79,6 +79,7 @@ class RuleRoles(Strict):
     indirect_fire: Key | None = None
     one_shot: Key | None = None
     flamethrower: Key | None = None
+    spotter: Key | None = None
 
 
 class WeaponColumn(Strict):
@@ -146,6 +147,10 @@ class System(Strict):
     hero_points: list[HeroPoints] = []
     period_costs: PeriodCost | None = None
     unit_size_label: Name = "men"
+    # Crews of these qualities gain nothing from a spotter (a warning, not an error).
+    spotter_no_benefit_qualities: list[Key] = []
+    # Each unit takes an order die (Bolt Action); spotters and transports ride along.
+    order_dice: bool = False
 
 
 class SpecialRule(Strict):
@@ -334,6 +339,7 @@ class Option(Strict):
     officer_rank: Key | None = None
     service: Service | None = None
     periods: dict[Key, int] = {}  # points by game period, where they differ
+    percent: int = 0  # a cost change in percent of the unit's cost (Panzer Attack: 20)
     crew: int | None = Field(default=None, ge=0)
     note: Text = ""
     citation: Citation | None = None
@@ -408,6 +414,7 @@ class Slot(Strict):
     max: int | Limit | None = None
     officer_ranks: list[Key] = []
     half_choice_at_most_points: int | None = None
+    half_choice_categories: list[Key] = []  # which categories may count as half (empty: all)
     requires_setting: Key | None = None
     summary: Text = ""
 

@@ -177,6 +177,8 @@ def check_references(pack: Pack, known_systems: set[str]) -> list[PackError]:
             error(located, f"{path}.document", f"unknown source document {source.document!r}")
 
     system_located = Located(system, pack.system_file, "system")
+    for index, quality in enumerate(system.spotter_no_benefit_qualities):
+        need(system_located, f".spotter_no_benefit_qualities.{index}", quality, "qualities", "troop quality")
     for role, rule_key in system.rule_roles:
         need(system_located, f".rule_roles.{role}", rule_key, "rules", "rule")
     if system.extends is not None and system.extends not in known_systems:
@@ -275,6 +277,13 @@ def check_references(pack: Pack, known_systems: set[str]) -> list[PackError]:
             path = f".slots.{s_index}"
             for index, category in enumerate(slot.categories):
                 need(located, f"{path}.categories.{index}", category, "unit_categories", "unit category")
+            for index, category in enumerate(slot.half_choice_categories):
+                if category not in slot.categories:
+                    error(
+                        located,
+                        f"{path}.half_choice_categories.{index}",
+                        f"{category!r} is not one of the slot's categories",
+                    )
             for index, rank in enumerate(slot.officer_ranks):
                 need(located, f"{path}.officer_ranks.{index}", rank, "officer_ranks", "officer rank")
             if slot.requires_setting is not None and slot.requires_setting not in setting_keys:
@@ -385,19 +394,9 @@ def write_pack(pack: Pack) -> LoadReport:
     if existing is not None and existing.content_hash == pack.content_hash:
         return LoadReport(system.key, system.version, False, counts)
 
+    # Everything but the columns of GameSystem itself: sources, periods, settings, roles...
     config = system.model_dump(
-        mode="json",
-        include={
-            "sources",
-            "periods",
-            "uses_years",
-            "weapon_columns",
-            "rule_roles",
-            "settings",
-            "hero_points",
-            "period_costs",
-            "unit_size_label",
-        },
+        mode="json", exclude={"key", "name", "short_name", "version", "summary", "kind", "extends"}
     )
     game, _ = models.GameSystem.objects.update_or_create(
         key=system.key,
@@ -688,6 +687,7 @@ def _write_options(pack: Pack, game, units: dict, weapons: dict, ranks: dict) ->
                 "officer_rank": ranks[(option.officer_rank,)] if option.officer_rank else None,
                 **_service_fields(option.service),
                 "period_points": option.periods,
+                "percent": option.percent,
                 "crew": option.crew,
                 "note": option.note,
                 "citation": _dump(option.citation),

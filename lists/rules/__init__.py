@@ -1,0 +1,51 @@
+"""Roster checks, one module per rule family.
+
+Each family exposes a function taking a `RosterSnapshot` and returning a list
+of `Finding`. Adding a rule family is adding a module and naming its function
+in `CHECKS`.
+"""
+
+from __future__ import annotations
+
+from lists.rules import (
+    categories,
+    fixed,
+    fortifications,
+    heroes,
+    officers,
+    order_dice,
+    organisation,
+    period,
+    points,
+    spotter,
+    team,
+    transport,
+    unit_size,
+)
+from lists.rules.finding import Finding
+from lists.snapshot import RosterSnapshot
+
+CHECKS = [
+    points.points_findings,
+    unit_size.unit_size_findings,
+    organisation.organisation_findings,
+    officers.officer_rank_findings,
+    team.team_findings,
+    fixed.fixed_weapon_findings,
+    spotter.spotter_findings,
+    categories.weapon_category_findings,
+    period.period_findings,
+    heroes.hero_point_findings,
+    fortifications.fortification_findings,
+    transport.transport_findings,
+    order_dice.order_dice_findings,
+]
+
+
+def check_roster(roster: RosterSnapshot) -> list[Finding]:
+    """Every finding of every rule family: errors first, then by unit in roster order."""
+    findings = [finding for check in CHECKS for finding in check(roster)]
+    return sorted(findings, key=lambda f: (f.severity != "error", -1 if f.unit_index is None else f.unit_index))
+
+
+__all__ = ["CHECKS", "Finding", "check_roster"]

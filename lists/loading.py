@@ -1,0 +1,260 @@
+"""Building in-memory snapshots from the database, with a fixed number of queries.
+
+Game data changes only when `loadpacks` runs, so each process keeps one
+`GameData` per system and rebuilds it when the system's content hash
+changes. Loading a roster then costs two queries whatever its size: the
+roster with its system, and its units with their chosen options.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+
+from django.db.models import Prefetch
+
+from lists import models
+from lists.snapshot import (
+    ModelLine,
+    OptionInfo,
+    OrganisationInfo,
+    QualityInfo,
+    QualityPrice,
+    RankInfo,
+    RosterSnapshot,
+    RuleInfo,
+    SlotInfo,
+    SystemInfo,
+    UnitChoice,
+    UnitTypeInfo,
+    WeaponInfo,
+)
+
+
+@dataclass
+class GameData:
+    """One game system's data as snapshots, looked up by key, name or database id."""
+
+    system: SystemInfo
+    content_hash: str
+    unit_types: dict[int, UnitTypeInfo] = field(default_factory=dict)  # by UnitType id
+    option_keys: dict[int, tuple[int, str]] = field(default_factory=dict)  # UnitOption id -> (unit type id, key)
+    organisations: dict[int, OrganisationInfo] = field(default_factory=dict)
+    army_organisations: dict[int, list[int]] = field(default_factory=dict)  # army id -> organisation ids
+    quality_ids: dict[int, str] = field(default_factory=dict)
+    rank_ids: dict[int, str] = field(default_factory=dict)
+    armies: dict[int, ArmyInfo] = field(default_factory=dict)
+    option_ids: dict[tuple[int, str], int] = field(default_factory=dict)  # (unit type id, key) -> UnitOption id
+
+    def ids_by_key(self, mapping: dict[int, str]) -> dict[str, int]:
+        return {key: id_ for id_, key in mapping.items()}
+
+
+@dataclass(frozen=True)
+class ArmyInfo:
+    id: int
+    key: str
+    name: str
+    unit_type_ids: tuple[int, ...]
+    borrows_from: tuple[int, ...] = ()
+
+
+_cache: dict[str, GameData] = {}
+_lock = threading.Lock()
+
+
+def game_data(system: models.GameSystem) -> GameData:
+    """The system's game data, built once per content hash."""
+    cached = _cache.get(system.key)
+    if cached is not None and cached.content_hash == system.content_hash:
+        return cached
+    with _lock:
+        cached = _cache.get(system.key)
+        if cached is None or cached.content_hash != system.content_hash:
+            cached = _build_game_data(system)
+            _cache[system.key] = cached
+    return cached
+
+
+def _weapon_info(weapon: models.Weapon) -> WeaponInfo:
+    return WeaponInfo(
+        key=weapon.key,
+        name=weapon.name,
+        category=weapon.category.key if weapon.category else None,
+        category_name=weapon.category.name if weapon.category else "",
+        rules=frozenset(link.rule.key for link in weapon.rule_links.all()),
+    )
+
+
+def _build_game_data(system: models.GameSystem) -> GameData:
+    rules = {
+        rule.key: RuleInfo(rule.key, rule.name, rule.summary, rule.points) for rule in system.specialrule_set.all()
+    }
+    ranks = system.officerrank_set.all()
+    qualities = system.troopquality_set.all()
+    info = SystemInfo(
+        key=system.key,
+        name=system.name,
+        config=system.config,
+        rules=rules,
+        ranks={r.key: RankInfo(r.key, r.name, r.morale_bonus, r.extra_orders, r.order_range) for r in ranks},
+        qualities={q.key: QualityInfo(q.key, q.name, q.morale) for q in qualities},
+        periods=tuple(system.config.get("periods", [])),
+    )
+    data = GameData(
+        system=info,
+        content_hash=system.content_hash,
+        quality_ids={q.id: q.key for q in qualities},
+        rank_ids={r.id: r.key for r in ranks},
+    )
+    weapons = {
+        weapon.id: _weapon_info(weapon)
+        for weapon in models.Weapon.objects.filter(system=system)
+        .select_related("category")
+        .prefetch_related(Prefetch("rule_links", queryset=models.WeaponRule.objects.select_related("rule")))
+    }
+    unit_types = (
+        models.UnitType.objects.filter(system=system)
+        .select_related("category", "officer_rank")
+        .prefetch_related(
+            "officer_ranks",
+            "rules",
+            "quality_costs__quality",
+            "models__weapons",
+            "options__weapons",
+            "options__officer_rank",
+        )
+    )
+    for unit_type in unit_types:
+        options = {}
+        for option in unit_type.options.all():
+            data.option_keys[option.id] = (unit_type.id, option.key)
+            data.option_ids[(unit_type.id, option.key)] = option.id
+            options[option.key] = OptionInfo(
+                key=option.key,
+                name=option.name,
+                points=option.points,
+                per=option.per,
+                max=option.max,
+                group=option.group,
+                adds_models=tuple(
+                    ModelLine(
+                        line["count"],
+                        line["role"],
+                        line["name"],
+                        tuple(w for w in weapons.values() if w.key in line.get("weapons", [])),
+                    )
+                    for line in option.adds_models
+                ),
+                weapons=tuple(weapons[w.id] for w in option.weapons.all()),
+                replaces=tuple(option.replaces),
+                officer_rank=option.officer_rank.key if option.officer_rank else None,
+                service_start=option.service_start,
+                service_end=option.service_end,
+                service_period=option.service_period,
+                period_points=option.period_points,
+                percent=option.percent,
+            )
+        data.unit_types[unit_type.id] = UnitTypeInfo(
+            key=unit_type.key,
+            name=unit_type.name,
+            category=unit_type.category.key,
+            category_name=unit_type.category.name,
+            category_kind=unit_type.category.kind,
+            kind=unit_type.kind,
+            points=unit_type.points,
+            quality_prices={
+                cost.quality.key: QualityPrice(cost.points, cost.per_extra_model)
+                for cost in unit_type.quality_costs.all()
+            },
+            composition=tuple(
+                ModelLine(line.count, line.role, line.name, tuple(weapons[w.id] for w in line.weapons.all()))
+                for line in unit_type.models.all()
+            ),
+            min_size=unit_type.min_size,
+            max_size=unit_type.max_size,
+            officer_rank=unit_type.officer_rank.key if unit_type.officer_rank else None,
+            officer_ranks=tuple(rank.key for rank in unit_type.officer_ranks.all()),
+            options=options,
+            weapon_categories=tuple(unit_type.weapon_categories) if unit_type.weapon_categories is not None else None,
+            transport_capacity=unit_type.transport_capacity,
+            service_start=unit_type.service_start,
+            service_end=unit_type.service_end,
+            service_period=unit_type.service_period,
+            rules=tuple(rule.key for rule in unit_type.rules.all()),
+        )
+    army_units: dict[int, list[int]] = {}
+    for unit_type in unit_types:
+        army_units.setdefault(unit_type.army_id, []).append(unit_type.id)
+    for army in models.Army.objects.filter(system=system).prefetch_related("borrows_from"):
+        data.armies[army.id] = ArmyInfo(
+            id=army.id,
+            key=army.key,
+            name=army.name,
+            unit_type_ids=tuple(army_units.get(army.id, [])),
+            borrows_from=tuple(other.id for other in army.borrows_from.all()),
+        )
+    for organisation in models.Organisation.objects.filter(system=system).prefetch_related("armies"):
+        data.organisations[organisation.id] = OrganisationInfo(
+            key=organisation.key,
+            name=organisation.name,
+            slots=tuple(
+                SlotInfo(
+                    key=slot["key"],
+                    name=slot["name"],
+                    categories=tuple(slot["categories"]),
+                    min=slot.get("min", 0),
+                    max=slot.get("max"),
+                    officer_ranks=tuple(slot.get("officer_ranks", [])),
+                    half_choice_at_most_points=slot.get("half_choice_at_most_points"),
+                    half_choice_categories=tuple(slot.get("half_choice_categories", [])),
+                    requires_setting=slot.get("requires_setting"),
+                )
+                for slot in organisation.slots
+            ),
+        )
+        for army in organisation.armies.all():
+            data.army_organisations.setdefault(army.id, []).append(organisation.id)
+    return data
+
+
+def roster_snapshot(roster: models.Roster, units: list[models.RosterUnit] | None = None) -> RosterSnapshot:
+    """The snapshot of a saved roster; `units` may be given already loaded (with chosen_options)."""
+    data = game_data(roster.system)
+    if units is None:
+        units = list(roster_units(roster))
+    positions = {unit.id: index for index, unit in enumerate(units)}
+    choices = []
+    for index, unit in enumerate(units):
+        unit_type = data.unit_types[unit.unit_type_id]
+        choices.append(
+            UnitChoice(
+                index=index,
+                label=unit.label or unit_type.name,
+                unit_type=unit_type,
+                quality=data.quality_ids.get(unit.quality_id),
+                size=unit.size,
+                options={data.option_keys[c.option_id][1]: c.count for c in unit.chosen_options.all()},
+                officer_rank=data.rank_ids.get(unit.officer_rank_id),
+                transport=positions.get(unit.transport_id),
+                hero_points=unit.hero_points,
+            )
+        )
+    house_rules = [RuleInfo(r.key, r.name, r.summary, r.points) for r in roster.house_rules.all()]
+    return RosterSnapshot(
+        system=data.system,
+        army_key=roster.army.key,
+        army_name=roster.army.name,
+        name=roster.name,
+        points_limit=roster.points_limit,
+        year=roster.year,
+        period=roster.period or None,
+        settings=roster.settings,
+        organisation=data.organisations.get(roster.organisation_id),
+        units=choices,
+        house_rules=house_rules,
+    )
+
+
+def roster_units(roster: models.Roster):
+    return models.RosterUnit.objects.filter(roster=roster).prefetch_related("chosen_options").order_by("position", "id")

@@ -1,0 +1,50 @@
+"""python manage.py validate_roster PATH [--json]: is this roster file legal?
+
+Exit status: 0 legal, 1 not legal, 2 the file could not be used (reason on stderr).
+"""
+
+import json
+import sys
+from pathlib import Path
+
+from django.core.management.base import BaseCommand
+
+from lists.roster_files import RosterFileInvalid, load_roster_file
+from lists.verdict import judge
+
+
+class Command(BaseCommand):
+    help = "Check a roster file (YAML or JSON). Exit 0 legal, 1 not legal, 2 unusable file."
+    requires_migrations_checks = False
+
+    def add_arguments(self, parser):
+        parser.add_argument("path", type=Path)
+        parser.add_argument("--json", action="store_true", dest="as_json", help="print the verdict as JSON")
+
+    def handle(self, *args, path: Path, as_json: bool = False, **options):
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            self.stderr.write(f"{path}: cannot read the file: {exc.strerror}")
+            sys.exit(2)
+        try:
+            roster = load_roster_file(raw, path.name).snapshot()
+        except RosterFileInvalid as invalid:
+            for problem in invalid.problems:
+                self.stderr.write(f"{path}: {problem}")
+            sys.exit(2)
+        verdict = judge(roster)
+        if as_json:
+            self.stdout.write(json.dumps(verdict.to_dict(), indent=2))
+        else:
+            self._print_text(roster, verdict)
+        sys.exit(0 if verdict.valid else 1)
+
+    def _print_text(self, roster, verdict) -> None:
+        limit = f" / {verdict.points_limit}" if verdict.points_limit is not None else ""
+        state = "legal" if verdict.valid else "NOT legal"
+        self.stdout.write(f"{roster.name} ({roster.system.name}, {roster.army_name}): {state}")
+        self.stdout.write(f"{verdict.points}{limit} points, {verdict.order_dice} order dice")
+        for finding in verdict.findings:
+            where = f"[{finding.unit}] " if finding.unit else ""
+            self.stdout.write(f"  {finding.severity}: {where}{finding.message} {finding.fix} ({finding.code})")

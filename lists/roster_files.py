@@ -1,0 +1,582 @@
+"""Roster files: YAML or JSON in, a checked roster out; and back again.
+
+Reading never trusts its input: size, nesting and aliases are limited, every
+problem is collected with its field (and line, for YAML) before anything is
+saved, and unknown names come back with the nearest names the game has.
+See docs/roster-format.md.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+import yaml
+from django.db import transaction
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+
+from lists import models
+from lists.loading import GameData, game_data
+from lists.snapshot import RosterSnapshot, UnitChoice
+
+FORMAT = "armybuilder-roster/1"
+MAX_FILE_BYTES = 512 * 1024
+MAX_DEPTH = 20
+MAX_UNITS = 400
+
+Label = Annotated[str, StringConstraints(min_length=1, max_length=120, strip_whitespace=True)]
+Ref = Annotated[str, StringConstraints(min_length=1, max_length=200, strip_whitespace=True)]
+
+
+class _Input(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class OptionEntry(_Input):
+    option: Ref
+    count: int = Field(default=1, ge=0, le=100)
+
+
+class UnitEntry(_Input):
+    unit: Ref
+    label: Label | None = None
+    quality: Ref | None = None
+    size: int | None = Field(default=None, ge=0, le=100)
+    officer_rank: Ref | None = None
+    options: list[Ref | OptionEntry] = []
+    transport: Label | int | None = None
+    hero_points: int = Field(default=0, ge=0, le=50)
+
+
+class RosterFile(_Input):
+    format: str = FORMAT
+    game: Ref
+    army: Ref
+    organisation: Ref | None = None
+    name: Label = "Untitled roster"
+    points_limit: int | None = Field(default=None, ge=0, le=100_000)
+    year: int | None = Field(default=None, ge=1900, le=1960)
+    period: Ref | None = None
+    settings: dict[Ref, bool | int | str | None] = {}
+    house_rules: list[Ref] = []
+    units: list[UnitEntry] = Field(default=[], max_length=MAX_UNITS)
+
+
+@dataclass(frozen=True)
+class Problem:
+    path: str
+    message: str
+    line: int | None = None
+
+    def __str__(self) -> str:
+        where = f"line {self.line}, {self.path}" if self.line else self.path
+        return f"{where}: {self.message}" if where else self.message
+
+
+class RosterFileInvalid(Exception):
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__("; ".join(str(problem) for problem in problems))
+
+
+# --- parsing -----------------------------------------------------------------
+
+
+class _SafeLoader(yaml.SafeLoader):
+    """Safe YAML without aliases (no exponential expansion) and without duplicate keys."""
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise yaml.composer.ComposerError(None, None, "aliases (*name) are not allowed", event.start_mark)
+        if self.check_event(yaml.MappingStartEvent, yaml.SequenceStartEvent):
+            self._depth = getattr(self, "_depth", 0) + 1
+            if self._depth > MAX_DEPTH:
+                raise yaml.composer.ComposerError(
+                    None, None, f"nested more than {MAX_DEPTH} levels deep", self.peek_event().start_mark
+                )
+            node = super().compose_node(parent, index)
+            self._depth -= 1
+            return node
+        return super().compose_node(parent, index)
+
+    def construct_mapping(self, node, deep=False):
+        seen = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if not isinstance(key, str | int | float | bool) or key is None:
+                raise yaml.constructor.ConstructorError(
+                    None, None, "mapping keys must be plain text", key_node.start_mark
+                )
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"the key {key!r} appears twice", key_node.start_mark
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+def _depth(value: Any, limit: int = MAX_DEPTH) -> int:
+    stack = [(value, 1)]
+    deepest = 0
+    while stack:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if deepest > limit:
+            return deepest
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+    return deepest
+
+
+def parse(raw: bytes, filename: str = "") -> tuple[dict, yaml.Node | None]:
+    """Bytes to a mapping; the YAML node tree comes back too, to give line numbers."""
+    if len(raw) > MAX_FILE_BYTES:
+        raise RosterFileInvalid([Problem("", f"the file is {len(raw)} bytes; the limit is {MAX_FILE_BYTES}")])
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise RosterFileInvalid([Problem("", f"the file is not UTF-8 text (byte {exc.start})")]) from None
+    if not text.strip():
+        raise RosterFileInvalid([Problem("", "the file is empty")])
+    node = None
+    try:
+        if filename.lower().endswith(".json") or text.lstrip().startswith(("{", "[")):
+            data = json.loads(text)
+            if _depth(data) > MAX_DEPTH:
+                raise RosterFileInvalid([Problem("", f"nested more than {MAX_DEPTH} levels deep")])
+        else:
+            loader = _SafeLoader(text)
+            try:
+                node = loader.get_single_node()
+                data = loader.construct_document(node) if node is not None else None
+            finally:
+                loader.dispose()
+    except json.JSONDecodeError as exc:
+        raise RosterFileInvalid([Problem("", f"not valid JSON: {exc.msg}", exc.lineno)]) from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise RosterFileInvalid([Problem("", f"not valid YAML: {problem}", mark.line + 1 if mark else None)]) from None
+    except RecursionError:
+        raise RosterFileInvalid([Problem("", f"nested more than {MAX_DEPTH} levels deep")]) from None
+    if not isinstance(data, dict):
+        raise RosterFileInvalid([Problem("", "a roster file is a mapping with game, army and units")])
+    return data, node
+
+
+def _line_of(node: yaml.Node | None, path: tuple) -> int | None:
+    """The line a dotted path starts on in the YAML node tree, where it can be found."""
+    found = None
+    for part in path:
+        if node is None:
+            break
+        found = node.start_mark.line + 1
+        if isinstance(node, yaml.MappingNode):
+            node = next((value for key, value in node.value if key.value == str(part)), None)
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value):
+            node = node.value[part]
+        else:
+            node = None
+    if node is not None:
+        found = node.start_mark.line + 1
+    return found
+
+
+def read_roster_file(raw: bytes, filename: str = "") -> RosterFile:
+    data, node = parse(raw, filename)
+    try:
+        return RosterFile.model_validate(data)
+    except ValidationError as exc:
+        problems = []
+        for error in exc.errors():
+            loc = tuple(error["loc"])
+            # pydantic names union members in the path; keep the fields only.
+            loc = tuple(part for part in loc if not (isinstance(part, str) and ("[" in part or part in {"str", "int"})))
+            problems.append(Problem(".".join(str(p) for p in loc), error["msg"], _line_of(node, loc)))
+        raise RosterFileInvalid(problems) from None
+
+
+# --- resolving names against the game data ---------------------------------
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.lower().replace("’", "'").split())
+
+
+def _pick(ref: str, choices: dict[str, Any], what: str, path: str, problems: list[Problem]) -> Any:
+    """Find `ref` by key or name among `choices` (name or key -> value); record a problem if absent."""
+    wanted = _normal(ref)
+    for name, value in choices.items():
+        if _normal(name) == wanted:
+            return value
+    names = sorted({name for name in choices if not name.islower() or " " in name} or choices)
+    close = difflib.get_close_matches(ref, names, n=3, cutoff=0.5)
+    hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    problems.append(Problem(path, f"unknown {what} {ref!r}.{hint}"))
+    return None
+
+
+@dataclass
+class ResolvedUnit:
+    unit_type_id: int
+    label: str
+    quality_id: int | None
+    size: int | None
+    rank_id: int | None
+    options: dict[int, int]  # UnitOption id -> count
+    transport: int | None  # position in the roster
+    hero_points: int
+
+
+@dataclass
+class ResolvedRoster:
+    system: models.GameSystem
+    data: GameData
+    army_id: int
+    organisation_id: int | None
+    name: str
+    points_limit: int | None
+    year: int | None
+    period: str
+    settings: dict
+    house_rules: list[models.SpecialRule]
+    units: list[ResolvedUnit] = field(default_factory=list)
+
+    def snapshot(self) -> RosterSnapshot:
+        data = self.data
+        army = data.armies[self.army_id]
+        choices = []
+        for index, unit in enumerate(self.units):
+            unit_type = data.unit_types[unit.unit_type_id]
+            choices.append(
+                UnitChoice(
+                    index=index,
+                    label=unit.label,
+                    unit_type=unit_type,
+                    quality=data.quality_ids.get(unit.quality_id),
+                    size=unit.size,
+                    options={data.option_keys[option_id][1]: count for option_id, count in unit.options.items()},
+                    officer_rank=data.rank_ids.get(unit.rank_id),
+                    transport=unit.transport,
+                    hero_points=unit.hero_points,
+                )
+            )
+        from lists.snapshot import RuleInfo
+
+        return RosterSnapshot(
+            system=data.system,
+            army_key=army.key,
+            army_name=army.name,
+            name=self.name,
+            points_limit=self.points_limit,
+            year=self.year,
+            period=self.period or None,
+            settings=self.settings,
+            organisation=data.organisations.get(self.organisation_id),
+            units=choices,
+            house_rules=[RuleInfo(r.key, r.name, r.summary, r.points) for r in self.house_rules],
+        )
+
+
+def organisations_for(data: GameData, army_id: int) -> list[int]:
+    """Organisations open to an army: those naming it, and those naming no army at all."""
+    named = {org_id for org_ids in data.army_organisations.values() for org_id in org_ids}
+    return [
+        org_id
+        for org_id in data.organisations
+        if org_id in data.army_organisations.get(army_id, []) or org_id not in named
+    ]
+
+
+def resolve(entry: RosterFile) -> ResolvedRoster:
+    """Match every name in a roster file to the game data; raise with every problem found."""
+    problems: list[Problem] = []
+    systems = {s.key: s for s in models.GameSystem.objects.filter(kind="game")}
+    choices = {
+        **{s.key: s for s in systems.values()},
+        **{s.name: s for s in systems.values()},
+        **{s.short_name: s for s in systems.values()},
+    }
+    system = _pick(entry.game, choices, "game", "game", problems)
+    if system is None:
+        raise RosterFileInvalid(problems)
+    data = game_data(system)
+
+    armies = {**{a.key: a for a in data.armies.values()}, **{a.name: a for a in data.armies.values()}}
+    army = _pick(entry.army, armies, "army", "army", problems)
+    if army is None:
+        raise RosterFileInvalid(problems)
+
+    open_orgs = organisations_for(data, army.id)
+    organisation_id = None
+    if entry.organisation is not None:
+        orgs = {}
+        for org_id in open_orgs:
+            orgs[data.organisations[org_id].key] = org_id
+            orgs[data.organisations[org_id].name] = org_id
+        organisation_id = _pick(entry.organisation, orgs, "organisation", "organisation", problems)
+    elif open_orgs:
+        organisation_id = open_orgs[0]
+
+    period = ""
+    periods = data.system.periods
+    if entry.period is not None:
+        period_choices = {**{p["key"]: p["key"] for p in periods}, **{p["name"]: p["key"] for p in periods}}
+        period = _pick(entry.period, period_choices, "period", "period", problems) or ""
+
+    settings_defs = {s["key"]: s for s in data.system.config.get("settings", [])}
+    settings: dict = {}
+    for key, value in entry.settings.items():
+        definition = settings_defs.get(key)
+        if definition is None:
+            close = difflib.get_close_matches(key, list(settings_defs), n=3)
+            hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+            known = ", ".join(settings_defs) or "none"
+            problems.append(Problem(f"settings.{key}", f"unknown setting.{hint} This game's settings: {known}."))
+        elif value is not None and not _setting_fits(definition, value):
+            problems.append(Problem(f"settings.{key}", f"must be {_setting_kind(definition)}, not {value!r}"))
+        else:
+            settings[key] = value
+
+    house_rules = []
+    if entry.house_rules:
+        priced = models.SpecialRule.objects.filter(system__kind="overlay", points__isnull=False).select_related(
+            "system"
+        )
+        rule_choices = {**{r.key: r for r in priced}, **{r.name: r for r in priced}}
+        for index, ref in enumerate(entry.house_rules):
+            rule = _pick(ref, rule_choices, "house rule", f"house_rules.{index}", problems)
+            if rule is not None:
+                house_rules.append(rule)
+
+    unit_ids = list(army.unit_type_ids)
+    for other in army.borrows_from:
+        unit_ids.extend(data.armies[other].unit_type_ids)
+    unit_choices = {}
+    for unit_id in unit_ids:
+        unit_choices.setdefault(data.unit_types[unit_id].key, unit_id)
+        unit_choices.setdefault(data.unit_types[unit_id].name, unit_id)
+    qualities = {
+        **{q.key: q.key for q in data.system.qualities.values()},
+        **{q.name: q.key for q in data.system.qualities.values()},
+    }
+    ranks = {
+        **{r.key: r.key for r in data.system.ranks.values()},
+        **{r.name: r.key for r in data.system.ranks.values()},
+    }
+    quality_ids = data.ids_by_key(data.quality_ids)
+    rank_ids = data.ids_by_key(data.rank_ids)
+
+    resolved = ResolvedRoster(
+        system=system,
+        data=data,
+        army_id=army.id,
+        organisation_id=organisation_id,
+        name=entry.name,
+        points_limit=entry.points_limit,
+        year=entry.year,
+        period=period,
+        settings=settings,
+        house_rules=house_rules,
+    )
+    labels: dict[str, int] = {}
+    for index, unit in enumerate(entry.units):
+        path = f"units.{index}"
+        unit_id = _pick(unit.unit, unit_choices, f"unit for the {army.name}", f"{path}.unit", problems)
+        if unit_id is None:
+            continue
+        unit_type = data.unit_types[unit_id]
+        quality_id = rank_id = None
+        if unit.quality is not None:
+            quality = _pick(unit.quality, qualities, "troop quality", f"{path}.quality", problems)
+            quality_id = quality_ids.get(quality)
+        if unit.officer_rank is not None:
+            rank = _pick(unit.officer_rank, ranks, "officer rank", f"{path}.officer_rank", problems)
+            rank_id = rank_ids.get(rank)
+        option_choices = {
+            **{o.key: o.key for o in unit_type.options.values()},
+            **{o.name: o.key for o in unit_type.options.values()},
+        }
+        options: dict[int, int] = {}
+        for o_index, option_ref in enumerate(unit.options):
+            ref, count = (option_ref, 1) if isinstance(option_ref, str) else (option_ref.option, option_ref.count)
+            key = _pick(ref, option_choices, f"option of {unit_type.name}", f"{path}.options.{o_index}", problems)
+            if key is None:
+                continue
+            option = unit_type.options[key]
+            if option.max is not None and count > option.max:
+                problems.append(
+                    Problem(
+                        f"{path}.options.{o_index}",
+                        f"{option.name} may be taken at most {option.max} time(s), not {count}",
+                    )
+                )
+                continue
+            if count:
+                options[data.option_ids[(unit_id, key)]] = count
+        if unit.size is not None and unit.size < 1:
+            problems.append(Problem(f"{path}.size", "a unit needs at least one man"))
+        label = unit.label or _default_label(unit_type.name, labels)
+        if label in labels:
+            problems.append(
+                Problem(f"{path}.label", f"the label {label!r} is already used by unit {labels[label] + 1}")
+            )
+        labels[label] = index
+        resolved.units.append(
+            ResolvedUnit(unit_id, label, quality_id, unit.size, rank_id, options, None, unit.hero_points)
+        )
+    for index, unit in enumerate(entry.units):
+        if unit.transport is None or index >= len(resolved.units):
+            continue
+        if isinstance(unit.transport, int):
+            target = unit.transport - 1 if 1 <= unit.transport <= len(entry.units) else None
+        else:
+            target = labels.get(unit.transport)
+        if target is None or target == index:
+            problems.append(
+                Problem(
+                    f"units.{index}.transport",
+                    f"no other unit {unit.transport!r} in this roster to ride in; give its label or its position (1 = first unit)",
+                )
+            )
+        else:
+            resolved.units[index].transport = target
+    if problems:
+        raise RosterFileInvalid(problems)
+    return resolved
+
+
+def _default_label(name: str, taken: dict[str, int]) -> str:
+    if name not in taken:
+        return name
+    number = 2
+    while f"{name} {number}" in taken:
+        number += 1
+    return f"{name} {number}"
+
+
+def _setting_fits(definition: dict, value) -> bool:
+    kind = definition["kind"]
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    return value in definition.get("choices", [])
+
+
+def _setting_kind(definition: dict) -> str:
+    kind = definition["kind"]
+    if kind == "choice":
+        return "one of " + ", ".join(definition.get("choices", []))
+    return {"bool": "true or false", "int": "a whole number"}[kind]
+
+
+def load_roster_file(raw: bytes, filename: str = "") -> ResolvedRoster:
+    return resolve(read_roster_file(raw, filename))
+
+
+# --- saving and exporting ---------------------------------------------------
+
+
+@transaction.atomic
+def save_new_roster(resolved: ResolvedRoster, share_id: str, edit_secret_hash: str) -> models.Roster:
+    roster = models.Roster.objects.create(
+        share_id=share_id,
+        edit_secret_hash=edit_secret_hash,
+        system=resolved.system,
+        army_id=resolved.army_id,
+        organisation_id=resolved.organisation_id,
+        name=resolved.name,
+        points_limit=resolved.points_limit,
+        year=resolved.year,
+        period=resolved.period,
+        settings=resolved.settings,
+    )
+    roster.house_rules.set(resolved.house_rules)
+    replace_units(roster, resolved.units)
+    return roster
+
+
+def replace_units(roster: models.Roster, units: list[ResolvedUnit]) -> None:
+    roster.units.all().delete()
+    saved = models.RosterUnit.objects.bulk_create(
+        models.RosterUnit(
+            roster=roster,
+            unit_type_id=u.unit_type_id,
+            position=index,
+            label=u.label,
+            quality_id=u.quality_id,
+            size=u.size,
+            officer_rank_id=u.rank_id,
+            hero_points=u.hero_points,
+        )
+        for index, u in enumerate(units)
+    )
+    carried = []
+    for unit, row in zip(units, saved, strict=True):
+        if unit.transport is not None:
+            row.transport = saved[unit.transport]
+            carried.append(row)
+    models.RosterUnit.objects.bulk_update(carried, ["transport"])
+    models.RosterUnitOption.objects.bulk_create(
+        models.RosterUnitOption(roster_unit=row, option_id=option_id, count=count)
+        for unit, row in zip(units, saved, strict=True)
+        for option_id, count in unit.options.items()
+    )
+
+
+def export_roster(roster: RosterSnapshot, house_rule_names: list[str] | None = None) -> dict:
+    """The roster as a file's mapping, naming everything as the source prints it."""
+    system = roster.system
+    organisation = roster.organisation
+    periods = {p["key"]: p["name"] for p in system.periods}
+    document: dict = {"format": FORMAT, "game": system.name, "army": roster.army_name}
+    if organisation is not None:
+        document["organisation"] = organisation.name
+    document["name"] = roster.name
+    if roster.points_limit is not None:
+        document["points_limit"] = roster.points_limit
+    if roster.year is not None:
+        document["year"] = roster.year
+    if roster.period:
+        document["period"] = periods.get(roster.period, roster.period)
+    if roster.settings:
+        document["settings"] = dict(roster.settings)
+    if roster.house_rules:
+        document["house_rules"] = [rule.name for rule in roster.house_rules]
+    units = []
+    for unit in roster.units:
+        entry: dict = {"unit": unit.unit_type.name}
+        if unit.label != unit.unit_type.name:
+            entry["label"] = unit.label
+        if unit.quality:
+            entry["quality"] = system.qualities[unit.quality].name
+        if unit.size is not None:
+            entry["size"] = unit.size
+        if unit.officer_rank:
+            entry["officer_rank"] = system.ranks[unit.officer_rank].name
+        if unit.options:
+            entry["options"] = [
+                option.name if count == 1 else {"option": option.name, "count": count}
+                for option, count in unit.chosen_options
+            ]
+        if unit.transport is not None:
+            entry["transport"] = roster.units[unit.transport].label
+        if unit.hero_points:
+            entry["hero_points"] = unit.hero_points
+        units.append(entry)
+    document["units"] = units
+    return document
+
+
+def dump_yaml(document: dict) -> str:
+    return yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=100)
+
+
+def dump_json(document: dict) -> str:
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,26 @@
+"""Units the organisation allows only against an enemy with fortifications (engineers, flamethrowers)."""
+
+from lists.rules.finding import Finding, error
+from lists.snapshot import RosterSnapshot
+
+
+def fortification_findings(roster: RosterSnapshot) -> list[Finding]:
+    if roster.organisation is None:
+        return []
+    findings: list[Finding] = []
+    for slot in roster.organisation.slots:
+        if slot.requires_setting is None or roster.setting(slot.requires_setting):
+            continue
+        for unit in roster.units:
+            if unit.unit_type.category in slot.categories:
+                findings.append(
+                    error(
+                        "fortifications.required",
+                        f"{unit.label} may only be taken when the enemy uses fortifications.",
+                        "Remove it, or tick 'enemy uses fortifications' if your opponent has them.",
+                        roster.organisation.key,
+                        unit,
+                        roster.organisation.name,
+                    )
+                )
+    return findings

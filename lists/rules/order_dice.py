@@ -1,0 +1,25 @@
+"""A tournament's limit on order dice (a roster setting)."""
+
+from lists.pricing import order_dice
+from lists.rules.finding import Finding, error
+from lists.snapshot import RosterSnapshot
+
+SETTING = "max-order-dice"
+
+
+def order_dice_findings(roster: RosterSnapshot) -> list[Finding]:
+    limit = roster.setting(SETTING)
+    if limit is None:
+        return []
+    dice = order_dice(roster)
+    if dice <= limit:
+        return []
+    return [
+        error(
+            "order_dice.over_limit",
+            f"The roster draws {dice} order dice; the tournament allows {limit}.",
+            f"Remove {dice - limit} unit(s), or merge men into fewer, larger units.",
+            rule=SETTING,
+            rule_name="Order dice limit",
+        )
+    ]

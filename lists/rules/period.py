@@ -1,0 +1,76 @@
+"""Service dates and war periods: nothing fights before it entered service (or after it left)."""
+
+from lists.pricing import period_factor, unit_service_period
+from lists.rules.finding import Finding, error
+from lists.snapshot import RosterSnapshot
+
+
+def _in_service(year: int | None, start: int | None, end: int | None) -> bool:
+    return year is None or ((start is None or year >= start) and (end is None or year <= end))
+
+
+def _dates(start: int | None, end: int | None) -> str:
+    if start and end:
+        return f"{start} to {end}"
+    return f"from {start}" if start else f"until {end}"
+
+
+def period_findings(roster: RosterSnapshot) -> list[Finding]:
+    findings: list[Finding] = []
+    year = roster.year
+    period_names = {period["key"]: period["name"] for period in roster.system.periods}
+    game_period = roster.game_period
+    for unit in roster.units:
+        unit_type = unit.unit_type
+        if not _in_service(year, unit_type.service_start, unit_type.service_end):
+            findings.append(
+                error(
+                    "period.unavailable",
+                    f"{unit.label} is in service {_dates(unit_type.service_start, unit_type.service_end)}; the roster is set in {year}.",
+                    "Remove it, or set the roster in a year it served.",
+                    unit_type.key,
+                    unit,
+                    unit_type.name,
+                )
+            )
+        elif period_factor(roster, unit) is None:
+            service = unit_service_period(roster, unit)
+            findings.append(
+                error(
+                    "period.unavailable",
+                    f"{unit.label} entered service in the {period_names.get(service, service)} period and cannot be used "
+                    f"in a {period_names.get(game_period, game_period)} game.",
+                    "Remove it, or set the roster in a later period.",
+                    "period-costs",
+                    unit,
+                    "War periods",
+                )
+            )
+        for option, _ in unit.chosen_options:
+            too_early = (
+                option.service_period
+                and game_period
+                and _period_index(roster, option.service_period) > _period_index(roster, game_period)
+            )
+            if not _in_service(year, option.service_start, option.service_end) or too_early:
+                when = (
+                    _dates(option.service_start, option.service_end)
+                    if option.service_start or option.service_end
+                    else f"from the {period_names.get(option.service_period, option.service_period)} period"
+                )
+                findings.append(
+                    error(
+                        "period.unavailable",
+                        f"{unit.label}: {option.name} is available {when}; the roster is set in {year or period_names.get(game_period, game_period)}.",
+                        f"Drop {option.name}, or set the roster later.",
+                        unit_type.key,
+                        unit,
+                        unit_type.name,
+                    )
+                )
+    return findings
+
+
+def _period_index(roster: RosterSnapshot, key: str) -> int:
+    keys = [period["key"] for period in roster.system.periods]
+    return keys.index(key) if key in keys else -1

@@ -1,0 +1,69 @@
+"""Unit size and options: men within the entry's range, options within their limits."""
+
+from lists.rules.finding import Finding, error
+from lists.snapshot import RosterSnapshot
+
+
+def unit_size_findings(roster: RosterSnapshot) -> list[Finding]:
+    findings: list[Finding] = []
+    for unit in roster.units:
+        unit_type = unit.unit_type
+        size = unit.size if unit.size is not None else unit_type.base_size
+        low, high = unit_type.min_size, unit_type.max_size
+        if (low is not None and size < low) or (high is not None and size > high):
+            span = (
+                f"{low}–{high}"
+                if low is not None and high is not None
+                else f"at least {low}"
+                if low
+                else f"at most {high}"
+            )
+            findings.append(
+                error(
+                    "unit.size",
+                    f"{unit.label} has {size} men; a {unit_type.name} has {span}.",
+                    f"Set its size to {span}.",
+                    unit_type.key,
+                    unit,
+                    unit_type.name,
+                )
+            )
+        groups: dict[str, list[str]] = {}
+        for option, count in unit.chosen_options:
+            if option.max is not None and count > option.max:
+                findings.append(
+                    error(
+                        "option.too_many",
+                        f"{unit.label} takes {option.name} {count} times; at most {option.max} allowed.",
+                        f"Take it {option.max} time(s) or fewer.",
+                        unit_type.key,
+                        unit,
+                        unit_type.name,
+                    )
+                )
+            if option.per == "model" and count > unit.men:
+                findings.append(
+                    error(
+                        "option.too_many",
+                        f"{unit.label} gives {option.name} to {count} men but has only {unit.men}.",
+                        f"Give it to {unit.men} men or fewer.",
+                        unit_type.key,
+                        unit,
+                        unit_type.name,
+                    )
+                )
+            if option.group:
+                groups.setdefault(option.group, []).append(option.name)
+        for names in groups.values():
+            if len(names) > 1:
+                findings.append(
+                    error(
+                        "option.exclusive",
+                        f"{unit.label} takes {' and '.join(names)}, which exclude each other.",
+                        "Keep only one of them.",
+                        unit_type.key,
+                        unit,
+                        unit_type.name,
+                    )
+                )
+    return findings

@@ -1,0 +1,242 @@
+"""The roster and the game data it uses, in memory, for pricing and rule checks.
+
+Rule checks are pure functions over a `RosterSnapshot`: no database access,
+so they are fast, testable on hand-built snapshots, and shared by the editor,
+the JSON output, the command line and the PDFs. `lists.loading` builds
+snapshots from the database with a fixed number of queries.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    key: str
+    name: str
+    summary: str
+    points: int | None = None
+
+
+@dataclass(frozen=True)
+class WeaponInfo:
+    key: str
+    name: str
+    category: str | None = None
+    category_name: str = ""
+    rules: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class ModelLine:
+    count: int
+    role: str
+    name: str
+    weapons: tuple[WeaponInfo, ...] = ()
+
+
+@dataclass(frozen=True)
+class OptionInfo:
+    key: str
+    name: str
+    points: int
+    per: str = "unit"  # "unit" or "model"
+    max: int | None = None
+    group: str = ""
+    adds_models: tuple[ModelLine, ...] = ()
+    weapons: tuple[WeaponInfo, ...] = ()
+    replaces: tuple[str, ...] = ()
+    officer_rank: str | None = None
+    service_start: int | None = None
+    service_end: int | None = None
+    service_period: str = ""
+    period_points: dict[str, int] = field(default_factory=dict)
+    percent: int = 0
+
+
+@dataclass(frozen=True)
+class QualityPrice:
+    points: int
+    per_extra_model: int | None = None
+
+
+@dataclass(frozen=True)
+class UnitTypeInfo:
+    key: str
+    name: str
+    category: str
+    category_name: str
+    category_kind: str
+    kind: str
+    points: int | None = None
+    quality_prices: dict[str, QualityPrice] = field(default_factory=dict)
+    composition: tuple[ModelLine, ...] = ()
+    min_size: int | None = None
+    max_size: int | None = None
+    officer_rank: str | None = None
+    officer_ranks: tuple[str, ...] = ()
+    options: dict[str, OptionInfo] = field(default_factory=dict)
+    weapon_categories: tuple[str, ...] | None = None
+    transport_capacity: int | None = None
+    service_start: int | None = None
+    service_end: int | None = None
+    service_period: str = ""
+    rules: tuple[str, ...] = ()
+
+    @cached_property
+    def base_size(self) -> int:
+        """Men in the unit as listed (vehicles and guns are not men)."""
+        return sum(line.count for line in self.composition if line.role not in {"vehicle", "gun"})
+
+
+@dataclass(frozen=True)
+class SlotInfo:
+    key: str
+    name: str
+    categories: tuple[str, ...]
+    min: int | dict = 0
+    max: int | dict | None = None
+    officer_ranks: tuple[str, ...] = ()
+    half_choice_at_most_points: int | None = None
+    half_choice_categories: tuple[str, ...] = ()
+    requires_setting: str | None = None
+
+
+@dataclass(frozen=True)
+class OrganisationInfo:
+    key: str
+    name: str
+    slots: tuple[SlotInfo, ...]
+
+
+@dataclass(frozen=True)
+class RankInfo:
+    key: str
+    name: str
+    morale_bonus: int
+    extra_orders: int
+    order_range: int
+
+
+@dataclass(frozen=True)
+class QualityInfo:
+    key: str
+    name: str
+    morale: int | None
+
+
+@dataclass(frozen=True)
+class SystemInfo:
+    key: str
+    name: str
+    config: dict
+    rules: dict[str, RuleInfo] = field(default_factory=dict)
+    ranks: dict[str, RankInfo] = field(default_factory=dict)
+    qualities: dict[str, QualityInfo] = field(default_factory=dict)
+    periods: tuple[dict, ...] = ()
+
+    def rule_role(self, role: str) -> str | None:
+        """The pack's rule key playing an engine role (team, fixed, indirect_fire...)."""
+        return (self.config.get("rule_roles") or {}).get(role)
+
+    def setting_default(self, key: str):
+        for setting in self.config.get("settings", []):
+            if setting["key"] == key:
+                return setting.get("default")
+        return None
+
+
+@dataclass
+class UnitChoice:
+    """One unit of a roster, as the player set it up."""
+
+    index: int
+    label: str
+    unit_type: UnitTypeInfo
+    quality: str | None = None
+    size: int | None = None  # men in the unit; None means as listed
+    options: dict[str, int] = field(default_factory=dict)  # option key -> how many
+    officer_rank: str | None = None
+    transport: int | None = None  # index of the roster unit carrying this one
+    hero_points: int = 0
+
+    @property
+    def men(self) -> int:
+        extra = sum(
+            line.count * count
+            for key, count in self.options.items()
+            if (option := self.unit_type.options.get(key))
+            for line in option.adds_models
+            if line.role not in {"vehicle", "gun"}
+        )
+        return (self.size if self.size is not None else self.unit_type.base_size) + extra
+
+    @property
+    def chosen_options(self) -> list[tuple[OptionInfo, int]]:
+        return [(self.unit_type.options[key], count) for key, count in self.options.items() if count]
+
+    @property
+    def rank(self) -> str | None:
+        """The officer rank in force: the one chosen, else an option's, else the unit's own."""
+        if self.officer_rank:
+            return self.officer_rank
+        for option, _ in self.chosen_options:
+            if option.officer_rank:
+                return option.officer_rank
+        return self.unit_type.officer_rank
+
+    def models(self) -> list[ModelLine]:
+        """Every model line: the listed composition and what options add."""
+        lines = list(self.unit_type.composition)
+        for option, count in self.chosen_options:
+            lines.extend(
+                ModelLine(line.count * count, line.role, line.name, line.weapons) for line in option.adds_models
+            )
+        return lines
+
+    def weapons(self) -> list[WeaponInfo]:
+        """Every weapon the unit carries; each option taken swaps one replaced weapon for its own."""
+        carried = [weapon for line in self.models() for weapon in line.weapons for _ in range(line.count)]
+        for option, count in self.chosen_options:
+            for _ in range(count):
+                for key in option.replaces:
+                    match = next((weapon for weapon in carried if weapon.key == key), None)
+                    if match is not None:
+                        carried.remove(match)
+                carried.extend(option.weapons)
+        return carried
+
+
+@dataclass
+class RosterSnapshot:
+    system: SystemInfo
+    army_key: str
+    army_name: str
+    name: str = ""
+    points_limit: int | None = None
+    year: int | None = None
+    period: str | None = None
+    settings: dict = field(default_factory=dict)
+    organisation: OrganisationInfo | None = None
+    units: list[UnitChoice] = field(default_factory=list)
+    house_rules: list[RuleInfo] = field(default_factory=list)  # priced overlay rules bought
+
+    def setting(self, key: str):
+        if key in self.settings:
+            return self.settings[key]
+        return self.system.setting_default(key)
+
+    @property
+    def game_period(self) -> str | None:
+        """The roster's period, or the one its year falls in."""
+        if self.period:
+            return self.period
+        if self.year is None:
+            return None
+        for period in self.system.periods:
+            start, end = period.get("start"), period.get("end")
+            if (start is None or self.year >= start) and (end is None or self.year <= end):
+                return period["key"]
+        return None
