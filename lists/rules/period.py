@@ -39,7 +39,7 @@ def period_findings(roster: RosterSnapshot) -> list[Finding]:
                 error(
                     "period.unavailable",
                     f"{unit.label} entered service in the {period_names.get(service, service)} period and cannot be used "
-                    f"in a {period_names.get(game_period, game_period)} game.",
+                    f"in the {period_names.get(game_period, game_period)} period.",
                     "Remove it, or set the roster in a later period.",
                     "period-costs",
                     unit,
