@@ -1,6 +1,6 @@
 from django.urls import path
 
-from lists import views
+from lists import roster_views, views
 
 app_name = "lists"
 
@@ -8,4 +8,17 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("games/<slug:system_key>/", views.game, name="game"),
     path("games/<slug:system_key>/armies/<slug:army_key>/", views.army, name="army"),
+    # Rosters: start or import, then edit by secret link, share by id.
+    path("rosters/new/", roster_views.start_roster, name="start"),
+    path("rosters/import/", roster_views.import_roster, name="import"),
+    path("rosters/mine/", roster_views.my_rosters, name="mine"),
+    path("e/<str:secret>/", roster_views.edit_roster, name="edit"),
+    path("e/<str:secret>/settings/", roster_views.update_settings, name="edit-settings"),
+    path("e/<str:secret>/units/", roster_views.add_unit, name="add-unit"),
+    path("e/<str:secret>/units/<int:unit_id>/", roster_views.update_unit, name="update-unit"),
+    path("e/<str:secret>/units/<int:unit_id>/remove/", roster_views.remove_unit, name="remove-unit"),
+    path("r/<str:share_id>/", roster_views.share_roster, name="share"),
+    path("r/<str:share_id>/roster.yaml", roster_views.export, {"fmt": "yaml"}, name="export-yaml"),
+    path("r/<str:share_id>/roster.json", roster_views.export, {"fmt": "json"}, name="export-json"),
+    path("r/<str:share_id>/copy/", roster_views.copy_roster, name="copy"),
 ]

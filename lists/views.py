@@ -13,7 +13,8 @@ def home(request: HttpRequest) -> HttpResponse:
     systems = GameSystem.objects.prefetch_related(
         Prefetch("army_set", queryset=Army.objects.annotate(unit_count=Count("unit_types")))
     )
-    return render(request, "lists/home.html", {"systems": systems})
+    games = [system for system in systems if system.kind == "game"]
+    return render(request, "lists/home.html", {"systems": systems, "games": games})
 
 
 @require_GET

@@ -1,0 +1,52 @@
+"""Share ids and edit secrets: who may read a roster and who may change it.
+
+A share id is public and read-only. An edit secret is shown once to the
+roster's creator (and remembered on their device); only its SHA-256 is kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from django.http import Http404
+
+from lists.models import Roster
+
+SHARE_ID_BYTES = 12  # 96 random bits
+EDIT_SECRET_BYTES = 32  # 256 random bits
+
+
+def new_share_id() -> str:
+    return secrets.token_urlsafe(SHARE_ID_BYTES)
+
+
+def new_edit_secret() -> str:
+    return secrets.token_urlsafe(EDIT_SECRET_BYTES)
+
+
+def hash_secret(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def roster_for_edit(secret: str) -> Roster:
+    """The roster this edit secret opens; 404 for any wrong secret, so guesses learn nothing."""
+    if len(secret) > 100:
+        raise Http404
+    roster = (
+        Roster.objects.select_related("system", "army", "organisation")
+        .filter(edit_secret_hash=hash_secret(secret))
+        .first()
+    )
+    if roster is None:
+        raise Http404
+    return roster
+
+
+def roster_for_share(share_id: str) -> Roster:
+    if len(share_id) > 32:
+        raise Http404
+    roster = Roster.objects.select_related("system", "army", "organisation").filter(share_id=share_id).first()
+    if roster is None:
+        raise Http404
+    return roster
