@@ -49,6 +49,22 @@ class GameData:
     def ids_by_key(self, mapping: dict[int, str]) -> dict[str, int]:
         return {key: id_ for id_, key in mapping.items()}
 
+    def available_units(self, army_id: int) -> list[tuple[ArmyInfo, int]]:
+        """Units an army may field, with the army each comes from: its own, borrowed ones, shared ones."""
+        army = self.armies[army_id]
+        found = [(army, unit_id) for unit_id in army.unit_type_ids]
+        for other_id in army.borrows_from:
+            other = self.armies[other_id]
+            found += [
+                (other, unit_id)
+                for unit_id in other.unit_type_ids
+                if not army.borrow_units or self.unit_types[unit_id].key in army.borrow_units
+            ]
+        for other in self.armies.values():
+            if other.shared and other.id != army_id:
+                found += [(other, unit_id) for unit_id in other.unit_type_ids]
+        return found
+
 
 @dataclass(frozen=True)
 class ArmyInfo:
@@ -57,6 +73,8 @@ class ArmyInfo:
     name: str
     unit_type_ids: tuple[int, ...]
     borrows_from: tuple[int, ...] = ()
+    borrow_units: tuple[str, ...] = ()
+    shared: bool = False
 
 
 _cache: dict[str, GameData] = {}
@@ -154,6 +172,7 @@ def _build_game_data(system: models.GameSystem) -> GameData:
                 service_period=option.service_period,
                 period_points=option.period_points,
                 percent=option.percent,
+                armies=tuple(option.armies),
             )
         data.unit_types[unit_type.id] = UnitTypeInfo(
             key=unit_type.key,
@@ -193,6 +212,8 @@ def _build_game_data(system: models.GameSystem) -> GameData:
             name=army.name,
             unit_type_ids=tuple(army_units.get(army.id, [])),
             borrows_from=tuple(other.id for other in army.borrows_from.all()),
+            borrow_units=tuple(army.borrow_units),
+            shared=army.shared,
         )
     for organisation in models.Organisation.objects.filter(system=system).prefetch_related("armies"):
         data.organisations[organisation.id] = OrganisationInfo(

@@ -208,6 +208,8 @@ class Army(PackRow):
     rules = models.ManyToManyField(SpecialRule, blank=True, related_name="armies")
     borrows_from = models.ManyToManyField("self", blank=True, symmetrical=False)
     borrow_note = models.TextField(blank=True)
+    borrow_units = models.JSONField(default=list, blank=True)  # unit keys; empty: every unit borrowed
+    shared = models.BooleanField(default=False)  # units open to every army of the system
     source = models.JSONField(default=dict)
 
     class Meta(PackRow.Meta):
@@ -216,7 +218,7 @@ class Army(PackRow):
 
 class UnitType(PackRow):
     army = models.ForeignKey(Army, on_delete=models.CASCADE, related_name="unit_types")
-    category = models.ForeignKey(UnitCategory, on_delete=models.PROTECT, related_name="unit_types")
+    category = models.ForeignKey(UnitCategory, on_delete=models.CASCADE, related_name="unit_types")
     kind = models.CharField(max_length=20)
     points = models.IntegerField(null=True, blank=True)
     points_note = models.CharField(max_length=200, blank=True)
@@ -304,6 +306,7 @@ class UnitOption(models.Model):
     service_period = models.CharField(max_length=80, blank=True)
     period_points = models.JSONField(default=dict)
     percent = models.IntegerField(default=0)
+    armies = models.JSONField(default=list, blank=True)  # army keys; empty: any army
     crew = models.PositiveIntegerField(null=True, blank=True)
     note = models.TextField(blank=True)
     citation = models.JSONField(null=True, blank=True)

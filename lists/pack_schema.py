@@ -340,6 +340,7 @@ class Option(Strict):
     service: Service | None = None
     periods: dict[Key, int] = {}  # points by game period, where they differ
     percent: int = 0  # a cost change in percent of the unit's cost (Panzer Attack: 20)
+    armies: list[Key] = []  # only these armies may take it (empty: any army fielding the unit)
     crew: int | None = Field(default=None, ge=0)
     note: Text = ""
     citation: Citation | None = None
@@ -389,6 +390,8 @@ class Army(Strict):
     summary: Text = ""
     rules: list[Key] = []
     borrows_from: list[Key] = []
+    borrow_units: list[Key] = []  # which units of the borrowed armies (empty: all of them)
+    shared: bool = False  # its units are open to every army of the system (general transport...)
     borrow_note: Text = ""
     source: SourceRef
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import yaml
 from django.db import transaction
+from django.db.models import ProtectedError
 from pydantic import ValidationError
 
 from lists import models
@@ -228,6 +229,10 @@ def check_references(pack: Pack, known_systems: set[str]) -> list[PackError]:
             need(located, f".rules.{index}", rule_key, "rules", "rule")
         for index, army_key in enumerate(located.item.borrows_from):
             need(located, f".borrows_from.{index}", army_key, "armies", "army")
+        borrowable = {unit.key for unit in pack.items("units") if unit.army in located.item.borrows_from}
+        for index, unit_key in enumerate(located.item.borrow_units):
+            if unit_key not in borrowable:
+                error(located, f".borrow_units.{index}", f"{unit_key!r} is not a unit of an army it borrows from")
 
     def check_models(located: Located, path: str, entries) -> None:
         for m_index, entry in enumerate(entries):
@@ -263,6 +268,8 @@ def check_references(pack: Pack, known_systems: set[str]) -> list[PackError]:
             need(located, f"{path}.officer_rank", option.officer_rank, "officer_ranks", "officer rank")
             for w_index, weapon_key in enumerate(option.weapons):
                 need(located, f"{path}.weapons.{w_index}", weapon_key, "weapons", "weapon")
+            for a_index, army_key in enumerate(option.armies):
+                need(located, f"{path}.armies.{a_index}", army_key, "armies", "army")
             for w_index, weapon_key in enumerate(option.replaces):
                 need(located, f"{path}.replaces.{w_index}", weapon_key, "weapons", "weapon")
             for period in option.periods:
@@ -551,6 +558,8 @@ def write_pack(pack: Pack) -> LoadReport:
                 "name": a.name,
                 "summary": a.summary,
                 "borrow_note": a.borrow_note,
+                "borrow_units": a.borrow_units,
+                "shared": a.shared,
                 "source": _dump(a.source),
             }
             for a in pack.items("armies")
@@ -688,6 +697,7 @@ def _write_options(pack: Pack, game, units: dict, weapons: dict, ranks: dict) ->
                 **_service_fields(option.service),
                 "period_points": option.periods,
                 "percent": option.percent,
+                "armies": option.armies,
                 "crew": option.crew,
                 "note": option.note,
                 "citation": _dump(option.citation),
@@ -711,15 +721,27 @@ def _write_options(pack: Pack, game, units: dict, weapons: dict, ranks: dict) ->
     )
 
 
-def load_all(packs_dir: Path) -> list[LoadReport]:
+def load_all(packs_dir: Path, prune: bool = False) -> list[LoadReport]:
     """Check every pack, then write them all in one transaction.
 
-    Games are written before the overlays that extend them. Systems whose pack
-    folder is gone are removed.
+    Games are written before the overlays that extend them. With `prune`, systems
+    whose pack folder is gone are removed too. Game data that saved rosters still
+    use cannot be removed: the whole load is refused, saying what is in use.
     """
     packs = read_all(packs_dir)
     packs.sort(key=lambda pack: pack.system.kind != "game")
-    with transaction.atomic():
-        reports = [write_pack(pack) for pack in packs]
-        models.GameSystem.objects.exclude(key__in=[pack.system.key for pack in packs]).delete()
+    try:
+        with transaction.atomic():
+            reports = [write_pack(pack) for pack in packs]
+            if prune:
+                models.GameSystem.objects.exclude(key__in=[pack.system.key for pack in packs]).delete()
+    except ProtectedError as protected:
+        used = sorted({str(obj) for obj in protected.protected_objects})[:10]
+        raise PackInvalid(
+            [
+                PackError(
+                    str(packs_dir), "(rosters)", f"saved rosters still use {', '.join(used)}; keep them in the pack"
+                )
+            ]
+        ) from None
     return reports

@@ -354,11 +354,8 @@ def resolve(entry: RosterFile) -> ResolvedRoster:
             if rule is not None:
                 house_rules.append(rule)
 
-    unit_ids = list(army.unit_type_ids)
-    for other in army.borrows_from:
-        unit_ids.extend(data.armies[other].unit_type_ids)
     unit_choices = {}
-    for unit_id in unit_ids:
+    for _, unit_id in data.available_units(army.id):
         unit_choices.setdefault(data.unit_types[unit_id].key, unit_id)
         unit_choices.setdefault(data.unit_types[unit_id].name, unit_id)
     qualities = {
@@ -398,10 +395,8 @@ def resolve(entry: RosterFile) -> ResolvedRoster:
         if unit.officer_rank is not None:
             rank = _pick(unit.officer_rank, ranks, "officer rank", f"{path}.officer_rank", problems)
             rank_id = rank_ids.get(rank)
-        option_choices = {
-            **{o.key: o.key for o in unit_type.options.values()},
-            **{o.name: o.key for o in unit_type.options.values()},
-        }
+        open_options = [o for o in unit_type.options.values() if not o.armies or army.key in o.armies]
+        option_choices = {**{o.key: o.key for o in open_options}, **{o.name: o.key for o in open_options}}
         options: dict[int, int] = {}
         for o_index, option_ref in enumerate(unit.options):
             ref, count = (option_ref, 1) if isinstance(option_ref, str) else (option_ref.option, option_ref.count)

@@ -173,7 +173,11 @@ def _unit_rows(
                 "findings": verdict.unit_findings(choice.index),
                 "qualities": [(key, data.system.qualities[key].name) for key in unit_type.quality_prices],
                 "ranks": [(key, data.system.ranks[key].name) for key in ranks if key in data.system.ranks],
-                "options": [(option, choice.options.get(option.key, 0)) for option in unit_type.options.values()],
+                "options": [
+                    (option, choice.options.get(option.key, 0))
+                    for option in unit_type.options.values()
+                    if not option.armies or snapshot.army_key in option.armies or option.key in choice.options
+                ],
                 "carriers": [(carrier_id, label) for carrier_id, label in carriers if carrier_id != row.id],
                 "transport_id": row.transport_id,
                 "heroes": bool(data.system.config.get("hero_points")),
@@ -184,16 +188,11 @@ def _unit_rows(
 
 def _unit_picker(data: GameData, army_id: int) -> list[tuple[str, list[tuple[int, str]]]]:
     """The army's units (and any it borrows) grouped by organisation category, for the add-unit list."""
-    army = data.armies[army_id]
     groups: dict[str, list[tuple[int, str]]] = {}
-    for source_id in (army_id, *army.borrows_from):
-        source = data.armies[source_id]
-        for unit_id in source.unit_type_ids:
-            unit_type = data.unit_types[unit_id]
-            suffix = f" ({source.name})" if source_id != army_id else ""
-            groups.setdefault(unit_type.category_name, []).append(
-                (unit_id, f"{unit_type.name}{suffix}{_price(unit_type)}")
-            )
+    for source, unit_id in data.available_units(army_id):
+        unit_type = data.unit_types[unit_id]
+        suffix = f" ({source.name})" if source.id != army_id else ""
+        groups.setdefault(unit_type.category_name, []).append((unit_id, f"{unit_type.name}{suffix}{_price(unit_type)}"))
     return list(groups.items())
 
 
@@ -246,8 +245,7 @@ def add_unit(request: HttpRequest, secret: str) -> HttpResponse:
     roster = roster_for_edit(secret)
     data = game_data(roster.system)
     unit_id = _int(request.POST.get("unit_type"))
-    army = data.armies[roster.army_id]
-    allowed = set(army.unit_type_ids).union(*(data.armies[a].unit_type_ids for a in army.borrows_from))
+    allowed = {unit for _, unit in data.available_units(roster.army_id)}
     if unit_id not in allowed:
         return _render_editor(request, roster, secret, errors=["Pick a unit from the list to add."], status=400)
     with transaction.atomic():

@@ -54,6 +54,7 @@ class OptionInfo:
     service_period: str = ""
     period_points: dict[str, int] = field(default_factory=dict)
     percent: int = 0
+    armies: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,9 @@ def source_runs() -> set[str]:
 
 
 def main(paths: list[str]) -> int:
+    if not any(SEEDS.glob("*.txt")):
+        print(f"no source documents found in {SEEDS}", file=sys.stderr)
+        return 2
     runs = source_runs()
     found = 0
     for name in paths:

@@ -358,18 +358,7 @@ ARMY_RULES = {
 
 @pytest.fixture
 def loaded(db, tmp_path):
-    folder = tmp_path / "action-all-fronts"
-    folder.mkdir()
-    shutil.copy(PACK / "pack.yaml", folder / "pack.yaml")
-    for name in ARMY_FILES:
-        shutil.copy(PACK / name, folder / name)
-    # The Russian lend-lease list borrows from the British army of british.yaml.
-    if (PACK / "british.yaml").exists():
-        shutil.copy(PACK / "british.yaml", folder / "british.yaml")
-    else:
-        (folder / "british-stub.yaml").write_text(
-            "armies:\n  - {key: british, name: British, source: {document: rules, section: British}}\n"
-        )
+    shutil.copytree(PACK, tmp_path / "action-all-fronts")
     load_all(tmp_path)
     return models.GameSystem.objects.get(key="action-all-fronts")
 

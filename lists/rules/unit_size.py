@@ -52,6 +52,17 @@ def unit_size_findings(roster: RosterSnapshot) -> list[Finding]:
                         unit_type.name,
                     )
                 )
+            if option.armies and roster.army_key not in option.armies:
+                findings.append(
+                    error(
+                        "option.not_allowed",
+                        f"{unit.label} takes {option.name}, which only the {', '.join(option.armies)} army may take.",
+                        f"Drop {option.name}.",
+                        unit_type.key,
+                        unit,
+                        unit_type.name,
+                    )
+                )
             if option.group:
                 groups.setdefault(option.group, []).append(option.name)
         for names in groups.values():

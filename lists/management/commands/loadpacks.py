@@ -16,14 +16,15 @@ class Command(BaseCommand):
         parser.add_argument(
             "--packs-dir", type=Path, default=None, help="folder of pack folders (default: settings.PACKS_DIR)"
         )
+        parser.add_argument("--prune", action="store_true", help="also remove systems whose pack folder is gone")
 
-    def handle(self, *args, packs_dir: Path | None = None, **options):
+    def handle(self, *args, packs_dir: Path | None = None, prune: bool = False, **options):
         folder = packs_dir or settings.PACKS_DIR
         if not folder.is_dir():
             raise CommandError(f"{folder}: no such folder of packs")
         started = time.perf_counter()
         try:
-            reports = load_all(folder)
+            reports = load_all(folder, prune=prune)
         except PackInvalid as invalid:
             for error in invalid.errors:
                 self.stderr.write(str(error))
