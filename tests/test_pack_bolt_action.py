@@ -198,12 +198,15 @@ def test_system_header(game):
         "indirect_fire": "indirect-fire",
         "one_shot": "one-shot",
         "flamethrower": "flamethrower",
+        "spotter": "spotters",
     }
     settings = {setting["key"]: setting for setting in game.config["settings"]}
     assert settings["max-order-dice"]["kind"] == "int"
     assert settings["max-order-dice"].get("default") is None
     assert settings["enemy-fortifications"]["kind"] == "bool"
     assert settings["enemy-fortifications"]["default"] is False
+    assert game.config["spotter_no_benefit_qualities"] == ["inexperienced"]
+    assert game.config["order_dice"] is True
 
 
 def test_every_chart_row_is_loaded_exactly(game):
