@@ -188,17 +188,32 @@ def _line_of(node: yaml.Node | None, path: tuple) -> int | None:
 
 
 def read_roster_file(raw: bytes, filename: str = "") -> RosterFile:
+    return _read(raw, filename)[0]
+
+
+def _read(raw: bytes, filename: str) -> tuple[RosterFile, yaml.Node | None]:
     data, node = parse(raw, filename)
     try:
-        return RosterFile.model_validate(data)
+        return RosterFile.model_validate(data), node
     except ValidationError as exc:
         problems = []
         for error in exc.errors():
-            loc = tuple(error["loc"])
             # pydantic names union members in the path; keep the fields only.
-            loc = tuple(part for part in loc if not (isinstance(part, str) and ("[" in part or part in {"str", "int"})))
+            loc = tuple(
+                part for part in error["loc"] if not (isinstance(part, str) and ("[" in part or part in {"str", "int"}))
+            )
             problems.append(Problem(".".join(str(p) for p in loc), error["msg"], _line_of(node, loc)))
         raise RosterFileInvalid(problems) from None
+
+
+def _with_lines(problems: list[Problem], node: yaml.Node | None) -> list[Problem]:
+    """Give each problem the YAML line of its field, where it can be found."""
+    located = []
+    for problem in problems:
+        parts = tuple(int(part) if part.isdigit() else part for part in problem.path.split(".") if part)
+        line = problem.line or (_line_of(node, parts) if parts else None)
+        located.append(Problem(problem.path, problem.message, line))
+    return located
 
 
 # --- resolving names against the game data ---------------------------------
@@ -472,7 +487,12 @@ def _setting_kind(definition: dict) -> str:
 
 
 def load_roster_file(raw: bytes, filename: str = "") -> ResolvedRoster:
-    return resolve(read_roster_file(raw, filename))
+    """Parse, check and resolve a roster file; RosterFileInvalid lists every problem with its line."""
+    entry, node = _read(raw, filename)
+    try:
+        return resolve(entry)
+    except RosterFileInvalid as invalid:
+        raise RosterFileInvalid(_with_lines(invalid.problems, node)) from None
 
 
 # --- saving and exporting ---------------------------------------------------

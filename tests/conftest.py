@@ -1,0 +1,16 @@
+import pytest
+from django.conf import settings
+
+
+@pytest.fixture(scope="module")
+def real_packs(django_db_setup, django_db_blocker):
+    """The project's own packs, loaded once per test module (each test still rolls back its own changes)."""
+    from lists.models import GameSystem, Roster
+    from lists.packs import load_all
+
+    with django_db_blocker.unblock():
+        load_all(settings.PACKS_DIR)
+    yield
+    with django_db_blocker.unblock():
+        Roster.objects.all().delete()
+        GameSystem.objects.all().delete()
