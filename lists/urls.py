@@ -1,6 +1,6 @@
 from django.urls import path
 
-from lists import roster_views, views
+from lists import api, roster_views, views
 
 app_name = "lists"
 
@@ -21,4 +21,17 @@ urlpatterns = [
     path("r/<str:share_id>/roster.yaml", roster_views.export, {"fmt": "yaml"}, name="export-yaml"),
     path("r/<str:share_id>/roster.json", roster_views.export, {"fmt": "json"}, name="export-json"),
     path("r/<str:share_id>/copy/", roster_views.copy_roster, name="copy"),
+    # The JSON API over the game data.
+    path("api/", api.index, name="api-index"),
+    path("api/games/", api.games, name="api-games"),
+    path("api/games/<slug:system_key>/", api.game, name="api-game"),
+    path("api/games/<slug:system_key>/armies/", api.armies, name="api-armies"),
+    path("api/games/<slug:system_key>/armies/<slug:army_key>/", api.army, name="api-army"),
+    path("api/games/<slug:system_key>/units/<slug:unit_key>/", api.unit, name="api-unit"),
+    path("api/games/<slug:system_key>/weapons/", api.weapons, name="api-weapons"),
+    path("api/games/<slug:system_key>/weapons/<slug:weapon_key>/", api.weapon, name="api-weapon"),
+    path("api/games/<slug:system_key>/rules/", api.rules, name="api-rules"),
+    path("api/games/<slug:system_key>/rules/<slug:rule_key>/", api.rule, name="api-rule"),
+    path("api/games/<slug:system_key>/officer-ranks/", api.ranks, name="api-ranks"),
+    path("api/games/<slug:system_key>/qualities/", api.qualities, name="api-qualities"),
 ]

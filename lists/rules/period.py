@@ -22,7 +22,9 @@ def period_findings(roster: RosterSnapshot) -> list[Finding]:
     game_period = roster.game_period
     for unit in roster.units:
         unit_type = unit.unit_type
-        if not _in_service(year, unit_type.service_start, unit_type.service_end):
+        # Where the game prices a category by war period, that table (not the dates) says what may be used.
+        priced_by_period = unit_type.category in (roster.system.config.get("period_costs") or {}).get("applies_to", [])
+        if not priced_by_period and not _in_service(year, unit_type.service_start, unit_type.service_end):
             findings.append(
                 error(
                     "period.unavailable",
