@@ -1,0 +1,110 @@
+"""make bench: print the speed figures the design sets targets for.
+
+Runs against a throwaway SQLite database, so it never touches db.sqlite3.
+Figures are medians of repeated runs on this machine; they are printed, not
+asserted (shared machines are noisy).
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+TMP = Path(tempfile.mkdtemp(prefix="armybuilder-bench-"))
+os.environ["DJANGO_SQLITE_PATH"] = str(TMP / "bench.sqlite3")
+os.environ.setdefault("DJANGO_DEBUG", "1")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+
+
+def median_ms(func, runs: int = 200) -> float:
+    func()  # warm up
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        func()
+        samples.append((time.perf_counter() - start) * 1000)
+    return statistics.median(samples)
+
+
+def line(label: str, value: str, target: str = "") -> None:
+    print(f"  {label:<58} {value:>12}  {target}")
+
+
+def main() -> None:
+    call_command("migrate", verbosity=0)
+    from lists.loading import roster_snapshot
+    from lists.models import GameSystem, Roster
+    from lists.packs import load_all
+    from lists.roster_files import load_roster_file, save_new_roster
+    from lists.sharing import hash_secret, new_edit_secret, new_share_id
+    from lists.verdict import judge
+
+    print("Packs")
+    start = time.perf_counter()
+    load_all(settings.PACKS_DIR)
+    line("loadpacks, all packs, empty database", f"{(time.perf_counter() - start) * 1000:.0f} ms", "(target 3000 ms)")
+    start = time.perf_counter()
+    load_all(settings.PACKS_DIR)
+    line("loadpacks again, nothing changed", f"{(time.perf_counter() - start) * 1000:.0f} ms")
+    line("game systems loaded", str(GameSystem.objects.count()))
+
+    print("Rule checks (points and every rule family, roster in memory)")
+    thousand = (ROOT / "examples" / "bolt-action-2e.yaml").read_text()
+    thousand += "  - {unit: Artillery Forward Observer, quality: Regular}\n  - {unit: Morris CS9 Armoured Car, quality: Regular}\n"
+    resolved = load_roster_file(thousand.encode(), "bench.yaml")
+    snapshot = resolved.snapshot()
+    verdict = judge(snapshot)
+    line(
+        f"1000-point roster ({len(snapshot.units)} units, {verdict.points} pts)",
+        f"{median_ms(lambda: judge(snapshot)):.3f} ms",
+        "(target 5 ms median)",
+    )
+    for count in (50, 100, 200):
+        units = "".join(
+            "  - {unit: Regular Infantry Section (Mid-/ Late-War), quality: Regular, size: 8, options: [Light machine gun]}\n"
+            for _ in range(count)
+        )
+        big = load_roster_file(f"game: bolt-action-2e\narmy: generic\nunits:\n{units}".encode(), "big.yaml").snapshot()
+        line(
+            f"{count}-unit roster",
+            f"{median_ms(lambda big=big: judge(big), runs=50):.3f} ms",
+            "(target 50 ms for 200)" if count == 200 else "",
+        )
+
+    print("Loading a saved roster for checking (SQL queries)")
+    for count in (10, 200):
+        units = "".join(
+            "  - {unit: Regular Infantry Section (Mid-/ Late-War), quality: Regular, options: [Light machine gun]}\n"
+            for _ in range(count)
+        )
+        saved = save_new_roster(
+            load_roster_file(f"game: bolt-action-2e\narmy: generic\nunits:\n{units}".encode()),
+            new_share_id(),
+            hash_secret(new_edit_secret()),
+        )
+        roster = Roster.objects.select_related("system", "army").get(pk=saved.pk)
+        roster_snapshot(roster)  # the game data cache is warm, as in a running server
+        roster = Roster.objects.get(pk=saved.pk)
+        with CaptureQueriesContext(connection) as queries:
+            roster = Roster.objects.select_related("system", "army", "organisation").get(pk=saved.pk)
+            judge(roster_snapshot(roster))
+        line(f"queries to load and check a {count}-unit roster", str(len(queries)), "(must not grow with size)")
+
+
+if __name__ == "__main__":
+    main()
