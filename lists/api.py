@@ -57,8 +57,11 @@ def weapon_dict(system: models.GameSystem, weapon: models.Weapon) -> dict:
         "shots": weapon.shots or None,
         "pen": weapon.pen,
         "power": weapon.power,
-        "attack": {"short": weapon.attack_short or None, "effective": weapon.attack_effective or None,
-                   "long": weapon.attack_long or None}
+        "attack": {
+            "short": weapon.attack_short or None,
+            "effective": weapon.attack_effective or None,
+            "long": weapon.attack_long or None,
+        }
         if weapon.attack_short or weapon.attack_effective or weapon.attack_long
         else None,
         "he": weapon.he or None,
@@ -102,51 +105,57 @@ def index(request: HttpRequest) -> JsonResponse:
 
 @require_GET
 def games(request: HttpRequest) -> JsonResponse:
-    return _json([
-        {"key": s.key, "name": s.name, "kind": s.kind, "version": s.version, "url": _url("game", s.key)}
-        for s in models.GameSystem.objects.all()
-    ])
+    return _json(
+        [
+            {"key": s.key, "name": s.name, "kind": s.kind, "version": s.version, "url": _url("game", s.key)}
+            for s in models.GameSystem.objects.all()
+        ]
+    )
 
 
 @require_GET
 def game(request: HttpRequest, system_key: str) -> JsonResponse:
     system = _game(system_key)
     config = system.config
-    return _json({
-        "key": system.key,
-        "name": system.name,
-        "kind": system.kind,
-        "version": system.version,
-        "content_hash": system.content_hash,
-        "summary": system.summary,
-        "sources": config.get("sources", []),
-        "periods": config.get("periods", []),
-        "settings": config.get("settings", []),
-        "hero_points": config.get("hero_points", []),
-        "weapon_columns": config.get("weapon_columns", []),
-        "armies": _url("armies", system.key),
-        "weapons": _url("weapons", system.key),
-        "rules": _url("rules", system.key),
-        "officer_ranks": _url("ranks", system.key),
-        "qualities": _url("qualities", system.key),
-        "organisations": [
-            {"key": o.key, "name": o.name, "summary": o.summary, "slots": o.slots}
-            for o in system.organisation_set.all()
-        ],
-        "errata": [
-            {"where": e.where, "source_value": e.source_value, "used_value": e.used_value, "reason": e.reason}
-            for e in system.errata.all()
-        ],
-    })
+    return _json(
+        {
+            "key": system.key,
+            "name": system.name,
+            "kind": system.kind,
+            "version": system.version,
+            "content_hash": system.content_hash,
+            "summary": system.summary,
+            "sources": config.get("sources", []),
+            "periods": config.get("periods", []),
+            "settings": config.get("settings", []),
+            "hero_points": config.get("hero_points", []),
+            "weapon_columns": config.get("weapon_columns", []),
+            "armies": _url("armies", system.key),
+            "weapons": _url("weapons", system.key),
+            "rules": _url("rules", system.key),
+            "officer_ranks": _url("ranks", system.key),
+            "qualities": _url("qualities", system.key),
+            "organisations": [
+                {"key": o.key, "name": o.name, "summary": o.summary, "slots": o.slots}
+                for o in system.organisation_set.all()
+            ],
+            "errata": [
+                {"where": e.where, "source_value": e.source_value, "used_value": e.used_value, "reason": e.reason}
+                for e in system.errata.all()
+            ],
+        }
+    )
 
 
 @require_GET
 def armies(request: HttpRequest, system_key: str) -> JsonResponse:
     system = _game(system_key)
-    return _json([
-        {"key": a.key, "name": a.name, "units": a.unit_count, "url": _url("army", system.key, a.key)}
-        for a in system.army_set.annotate(unit_count=Count("unit_types"))
-    ])
+    return _json(
+        [
+            {"key": a.key, "name": a.name, "units": a.unit_count, "url": _url("army", system.key, a.key)}
+            for a in system.army_set.annotate(unit_count=Count("unit_types"))
+        ]
+    )
 
 
 @require_GET
@@ -154,16 +163,20 @@ def army(request: HttpRequest, system_key: str, army_key: str) -> JsonResponse:
     system = _game(system_key)
     army = get_object_or_404(models.Army.objects.prefetch_related("rules", "borrows_from"), system=system, key=army_key)
     units = army.unit_types.select_related("category").prefetch_related("quality_costs__quality")
-    return _json({
-        "key": army.key,
-        "name": army.name,
-        "summary": army.summary,
-        "rules": [_rule_ref(system, rule) for rule in army.rules.all()],
-        "borrows_from": [{"key": a.key, "name": a.name, "url": _url("army", system.key, a.key)} for a in army.borrows_from.all()],
-        "borrow_units": army.borrow_units,
-        "shared": army.shared,
-        "units": [unit_summary(system, unit) for unit in units],
-    })
+    return _json(
+        {
+            "key": army.key,
+            "name": army.name,
+            "summary": army.summary,
+            "rules": [_rule_ref(system, rule) for rule in army.rules.all()],
+            "borrows_from": [
+                {"key": a.key, "name": a.name, "url": _url("army", system.key, a.key)} for a in army.borrows_from.all()
+            ],
+            "borrow_units": army.borrow_units,
+            "shared": army.shared,
+            "units": [unit_summary(system, unit) for unit in units],
+        }
+    )
 
 
 @require_GET
@@ -171,49 +184,74 @@ def unit(request: HttpRequest, system_key: str, unit_key: str) -> JsonResponse:
     system = _game(system_key)
     unit = get_object_or_404(
         models.UnitType.objects.select_related("army", "category", "officer_rank").prefetch_related(
-            "rules", "officer_ranks", "quality_costs__quality", "options__weapons",
-            Prefetch("models", queryset=models.UnitModel.objects.prefetch_related(Prefetch("weapons", queryset=_weapons(system)))),
+            "rules",
+            "officer_ranks",
+            "quality_costs__quality",
+            "options__weapons",
+            Prefetch(
+                "models",
+                queryset=models.UnitModel.objects.prefetch_related(Prefetch("weapons", queryset=_weapons(system))),
+            ),
         ),
         system=system,
         key=unit_key,
     )
-    return _json({
-        **unit_summary(system, unit),
-        "army": {"key": unit.army.key, "name": unit.army.name, "url": _url("army", system.key, unit.army.key)},
-        "kind": unit.kind,
-        "points_note": unit.points_note or None,
-        "citation": unit.citation,
-        "qualities": [
-            {"quality": c.quality.name, "points": c.points, "per_extra_model": c.per_extra_model, "citation": c.citation}
-            for c in unit.quality_costs.all()
-        ],
-        "size": {"min": unit.min_size, "max": unit.max_size},
-        "composition": [
-            {
-                "count": m.count, "role": m.role, "name": m.name, "fs": m.fs, "morale": m.morale,
-                "equipment": m.equipment or None, "weapons": [weapon_dict(system, w) for w in m.weapons.all()],
-            }
-            for m in unit.models.all()
-        ],
-        "officer_rank": unit.officer_rank.name if unit.officer_rank else None,
-        "officer_ranks": [rank.name for rank in unit.officer_ranks.all()],
-        "options": [
-            {
-                "key": o.key, "name": o.name, "points": o.points, "per": o.per, "max": o.max, "percent": o.percent or None,
-                "service_start": o.service_start, "weapons": [_url("weapon", system.key, w.key) for w in o.weapons.all()],
-                "armies": o.armies, "note": o.note or None,
-            }
-            for o in unit.options.all()
-        ],
-        "weapon_categories": unit.weapon_categories,
-        "armour": unit.armour,
-        "speed": unit.speed or None,
-        "transport_capacity": unit.transport_capacity,
-        "service": {"start": unit.service_start, "end": unit.service_end, "period": unit.service_period or None},
-        "rules": [_rule_ref(system, rule) for rule in unit.rules.all()],
-        "notes": unit.notes,
-        "source": unit.source,
-    })
+    return _json(
+        {
+            **unit_summary(system, unit),
+            "army": {"key": unit.army.key, "name": unit.army.name, "url": _url("army", system.key, unit.army.key)},
+            "kind": unit.kind,
+            "points_note": unit.points_note or None,
+            "citation": unit.citation,
+            "qualities": [
+                {
+                    "quality": c.quality.name,
+                    "points": c.points,
+                    "per_extra_model": c.per_extra_model,
+                    "citation": c.citation,
+                }
+                for c in unit.quality_costs.all()
+            ],
+            "size": {"min": unit.min_size, "max": unit.max_size},
+            "composition": [
+                {
+                    "count": m.count,
+                    "role": m.role,
+                    "name": m.name,
+                    "fs": m.fs,
+                    "morale": m.morale,
+                    "equipment": m.equipment or None,
+                    "weapons": [weapon_dict(system, w) for w in m.weapons.all()],
+                }
+                for m in unit.models.all()
+            ],
+            "officer_rank": unit.officer_rank.name if unit.officer_rank else None,
+            "officer_ranks": [rank.name for rank in unit.officer_ranks.all()],
+            "options": [
+                {
+                    "key": o.key,
+                    "name": o.name,
+                    "points": o.points,
+                    "per": o.per,
+                    "max": o.max,
+                    "percent": o.percent or None,
+                    "service_start": o.service_start,
+                    "weapons": [_url("weapon", system.key, w.key) for w in o.weapons.all()],
+                    "armies": o.armies,
+                    "note": o.note or None,
+                }
+                for o in unit.options.all()
+            ],
+            "weapon_categories": unit.weapon_categories,
+            "armour": unit.armour,
+            "speed": unit.speed or None,
+            "transport_capacity": unit.transport_capacity,
+            "service": {"start": unit.service_start, "end": unit.service_end, "period": unit.service_period or None},
+            "rules": [_rule_ref(system, rule) for rule in unit.rules.all()],
+            "notes": unit.notes,
+            "source": unit.source,
+        }
+    )
 
 
 @require_GET
@@ -254,18 +292,33 @@ def rule(request: HttpRequest, system_key: str, rule_key: str) -> JsonResponse:
 @require_GET
 def ranks(request: HttpRequest, system_key: str) -> JsonResponse:
     system = _game(system_key)
-    return _json([
-        {"key": r.key, "name": r.name, "morale_bonus": r.morale_bonus, "extra_orders": r.extra_orders,
-         "order_range": r.order_range}
-        for r in system.officerrank_set.all()
-    ])
+    return _json(
+        [
+            {
+                "key": r.key,
+                "name": r.name,
+                "morale_bonus": r.morale_bonus,
+                "extra_orders": r.extra_orders,
+                "order_range": r.order_range,
+            }
+            for r in system.officerrank_set.all()
+        ]
+    )
 
 
 @require_GET
 def qualities(request: HttpRequest, system_key: str) -> JsonResponse:
     system = _game(system_key)
-    return _json([
-        {"key": q.key, "name": q.name, "morale": q.morale, "damage_value": q.damage_value or None,
-         "damage_value_gun_shield": q.damage_value_gun_shield or None, "summary": q.summary or None}
-        for q in system.troopquality_set.all()
-    ])
+    return _json(
+        [
+            {
+                "key": q.key,
+                "name": q.name,
+                "morale": q.morale,
+                "damage_value": q.damage_value or None,
+                "damage_value_gun_shield": q.damage_value_gun_shield or None,
+                "summary": q.summary or None,
+            }
+            for q in system.troopquality_set.all()
+        ]
+    )

@@ -37,6 +37,7 @@ class GameData:
 
     system: SystemInfo
     content_hash: str
+    version: tuple[int, str] = (0, "")
     unit_types: dict[int, UnitTypeInfo] = field(default_factory=dict)  # by UnitType id
     option_keys: dict[int, tuple[int, str]] = field(default_factory=dict)  # UnitOption id -> (unit type id, key)
     organisations: dict[int, OrganisationInfo] = field(default_factory=dict)
@@ -44,6 +45,8 @@ class GameData:
     quality_ids: dict[int, str] = field(default_factory=dict)
     rank_ids: dict[int, str] = field(default_factory=dict)
     armies: dict[int, ArmyInfo] = field(default_factory=dict)
+    weapon_profiles: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # weapon key -> profile
+    references: dict[str, dict[str, dict]] = field(default_factory=dict)  # table -> key -> row
     option_ids: dict[tuple[int, str], int] = field(default_factory=dict)  # (unit type id, key) -> UnitOption id
 
     def ids_by_key(self, mapping: dict[int, str]) -> dict[str, int]:
@@ -75,6 +78,7 @@ class ArmyInfo:
     borrows_from: tuple[int, ...] = ()
     borrow_units: tuple[str, ...] = ()
     shared: bool = False
+    rules: tuple[str, ...] = ()
 
 
 _cache: dict[str, GameData] = {}
@@ -83,12 +87,14 @@ _lock = threading.Lock()
 
 def game_data(system: models.GameSystem) -> GameData:
     """The system's game data, built once per content hash."""
+    # The row's id is part of the key: a system deleted and loaded again gets new ids throughout.
+    version = (system.pk, system.content_hash)
     cached = _cache.get(system.key)
-    if cached is not None and cached.content_hash == system.content_hash:
+    if cached is not None and cached.version == version:
         return cached
     with _lock:
         cached = _cache.get(system.key)
-        if cached is None or cached.content_hash != system.content_hash:
+        if cached is None or cached.version != version:
             cached = _build_game_data(system)
             _cache[system.key] = cached
     return cached
@@ -116,12 +122,13 @@ def _build_game_data(system: models.GameSystem) -> GameData:
         config=system.config,
         rules=rules,
         ranks={r.key: RankInfo(r.key, r.name, r.morale_bonus, r.extra_orders, r.order_range) for r in ranks},
-        qualities={q.key: QualityInfo(q.key, q.name, q.morale) for q in qualities},
+        qualities={q.key: QualityInfo(q.key, q.name, q.morale, q.damage_value) for q in qualities},
         periods=tuple(system.config.get("periods", [])),
     )
     data = GameData(
         system=info,
         content_hash=system.content_hash,
+        version=(system.pk, system.content_hash),
         quality_ids={q.id: q.key for q in qualities},
         rank_ids={r.id: r.key for r in ranks},
     )
@@ -131,6 +138,14 @@ def _build_game_data(system: models.GameSystem) -> GameData:
         .select_related("category")
         .prefetch_related(Prefetch("rule_links", queryset=models.WeaponRule.objects.select_related("rule")))
     }
+    data.weapon_profiles = {
+        weapon.key: weapon.profile()
+        for weapon in models.Weapon.objects.filter(system=system)
+        .select_related("system")
+        .prefetch_related(Prefetch("rule_links", queryset=models.WeaponRule.objects.select_related("rule")))
+    }
+    for reference in system.reference_set.all():
+        data.references.setdefault(reference.table, {})[reference.key] = {"name": reference.name, **reference.data}
     unit_types = (
         models.UnitType.objects.filter(system=system)
         .select_related("category", "officer_rank")
@@ -161,6 +176,9 @@ def _build_game_data(system: models.GameSystem) -> GameData:
                         line["role"],
                         line["name"],
                         tuple(w for w in weapons.values() if w.key in line.get("weapons", [])),
+                        line.get("fs"),
+                        line.get("morale"),
+                        line.get("equipment") or "",
                     )
                     for line in option.adds_models
                 ),
@@ -187,9 +205,20 @@ def _build_game_data(system: models.GameSystem) -> GameData:
                 for cost in unit_type.quality_costs.all()
             },
             composition=tuple(
-                ModelLine(line.count, line.role, line.name, tuple(weapons[w.id] for w in line.weapons.all()))
+                ModelLine(
+                    line.count,
+                    line.role,
+                    line.name,
+                    tuple(weapons[w.id] for w in line.weapons.all()),
+                    line.fs,
+                    line.morale,
+                    line.equipment,
+                )
                 for line in unit_type.models.all()
             ),
+            armour=unit_type.armour,
+            speed=unit_type.speed,
+            constitution=unit_type.constitution,
             min_size=unit_type.min_size,
             max_size=unit_type.max_size,
             officer_rank=unit_type.officer_rank.key if unit_type.officer_rank else None,
@@ -205,12 +234,13 @@ def _build_game_data(system: models.GameSystem) -> GameData:
     army_units: dict[int, list[int]] = {}
     for unit_type in unit_types:
         army_units.setdefault(unit_type.army_id, []).append(unit_type.id)
-    for army in models.Army.objects.filter(system=system).prefetch_related("borrows_from"):
+    for army in models.Army.objects.filter(system=system).prefetch_related("borrows_from", "rules"):
         data.armies[army.id] = ArmyInfo(
             id=army.id,
             key=army.key,
             name=army.name,
             unit_type_ids=tuple(army_units.get(army.id, [])),
+            rules=tuple(rule.key for rule in army.rules.all()),
             borrows_from=tuple(other.id for other in army.borrows_from.all()),
             borrow_units=tuple(army.borrow_units),
             shared=army.shared,

@@ -121,16 +121,17 @@ class Weapon(PackRow):
         return [(column["label"], self.column_value(column["field"])) for column in self.system.weapon_columns]
 
     def column_value(self, field: str) -> str:
+        unit = self.system.config.get("distance_unit", '"')
         if field == "range":
-            return "" if self.range is None else f'{self.range}"'
+            return "" if self.range is None else f"{self.range}{unit}"
         if field == "indirect_range":
             if self.indirect_min is None:
                 return ""
-            maximum = self.indirect_max if self.indirect_max == "table" else f'{self.indirect_max}"'
-            return f'{self.indirect_min}"–{maximum}'
+            maximum = self.indirect_max if self.indirect_max == "table" else f"{self.indirect_max}{unit}"
+            return f"{self.indirect_min}{unit}–{maximum}"
         if field == "pen":
             if self.pen is None:
-                return "HE" if self.he else ""
+                return "HE" if self.he else "–"
             return f"{self.pen:+d}" if self.pen else "–"
         if field == "power":
             return "" if self.power is None else str(self.power)

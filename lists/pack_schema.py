@@ -147,6 +147,7 @@ class System(Strict):
     hero_points: list[HeroPoints] = []
     period_costs: PeriodCost | None = None
     unit_size_label: Name = "men"
+    distance_unit: str = '"'  # printed after ranges; empty where the game leaves the unit to the players
     # Crews of these qualities gain nothing from a spotter (a warning, not an error).
     spotter_no_benefit_qualities: list[Key] = []
     # Each unit takes an order die (Bolt Action); spotters and transports ride along.
@@ -309,6 +310,7 @@ class Armour(Strict):
     side: int | None = None
     rear: int | None = None
     armour_class: Name | None = None
+    damage_value: Key | None = None  # a damage_values key (Bolt Action: medium-tank -> 9+)
     note: Name | None = None
 
 

@@ -249,6 +249,8 @@ def check_references(pack: Pack, known_systems: set[str]) -> list[PackError]:
         need(located, ".army", unit.army, "armies", "army")
         need(located, ".category", unit.category, "unit_categories", "unit category")
         need(located, ".officer_rank", unit.officer_rank, "officer_ranks", "officer rank")
+        if unit.armour is not None:
+            need(located, ".armour.damage_value", unit.armour.damage_value, "damage_values", "damage value")
         check_models(located, ".composition", unit.composition)
         check_service(located, ".service", unit.service)
         for index, rank in enumerate(unit.officer_ranks):

@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from lists import models
+from lists.cards import Layout, cards_pdf, fingerprint, list_pdf, roster_text
 from lists.loading import GameData, game_data, roster_snapshot, roster_units
 from lists.roster_files import (
     RosterFileInvalid,
@@ -150,6 +151,8 @@ def editor_context(roster: models.Roster, secret: str | None) -> dict:
         "share_url": reverse("lists:share", args=[roster.share_id]),
         "edit_url": reverse("lists:edit", args=[secret]) if secret else None,
         "rules": data.system.rules,
+        "fingerprint": fingerprint(snapshot, data),
+        "show_dice": bool(data.system.config.get("order_dice")),
     }
 
 
@@ -428,6 +431,57 @@ def copy_roster(request: HttpRequest, share_id: str) -> HttpResponse:
     secret = new_edit_secret()
     copy = save_new_roster(resolved, new_share_id(), hash_secret(secret))
     return _remember_and_open(request, copy, secret)
+
+
+# --- printing ----------------------------------------------------------------
+
+
+def _printable(share_id: str):
+    roster = roster_for_share(share_id)
+    snapshot = roster_snapshot(roster)
+    return roster, snapshot, game_data(roster.system)
+
+
+def pack_versions(roster: models.Roster) -> list[tuple[str, str]]:
+    """The packs a roster's verdict depends on: its game and any house-rule overlays it uses."""
+    versions = {roster.system.key: roster.system.version}
+    for rule in roster.house_rules.select_related("system"):
+        versions[rule.system.key] = rule.system.version
+    return sorted(versions.items())
+
+
+def _download(content: bytes | str, content_type: str, filename: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    return response
+
+
+@require_GET
+def cards(request: HttpRequest, share_id: str) -> HttpResponse:
+    roster, snapshot, data = _printable(share_id)
+    try:
+        layout = Layout(
+            card=request.GET.get("card", "poker"),
+            paper=request.GET.get("paper", "a4"),
+            merge=request.GET.get("merge") in {"1", "on", "true"},
+        )
+    except ValueError as problem:
+        return _bad_request(request, [str(problem)], title="Those card settings are not available")
+    return _download(cards_pdf(snapshot, data, layout), "application/pdf", "cards.pdf")
+
+
+@require_GET
+def army_list(request: HttpRequest, share_id: str) -> HttpResponse:
+    roster, snapshot, data = _printable(share_id)
+    pdf = list_pdf(snapshot, data, judge(snapshot), pack_versions(roster))
+    return _download(pdf, "application/pdf", "list.pdf")
+
+
+@require_GET
+def text(request: HttpRequest, share_id: str) -> HttpResponse:
+    roster, snapshot, data = _printable(share_id)
+    return _download(roster_text(snapshot, data, judge(snapshot)), "text/plain; charset=utf-8", "roster.txt")
 
 
 # --- helpers -----------------------------------------------------------------

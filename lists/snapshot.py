@@ -35,6 +35,9 @@ class ModelLine:
     role: str
     name: str
     weapons: tuple[WeaponInfo, ...] = ()
+    fs: int | None = None
+    morale: int | None = None
+    equipment: str = ""
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,9 @@ class UnitTypeInfo:
     service_end: int | None = None
     service_period: str = ""
     rules: tuple[str, ...] = ()
+    armour: dict | None = None
+    speed: str = ""
+    constitution: int | None = None
 
     @cached_property
     def base_size(self) -> int:
@@ -126,6 +132,7 @@ class QualityInfo:
     key: str
     name: str
     morale: int | None
+    damage_value: str = ""
 
 
 @dataclass(frozen=True)
@@ -189,11 +196,29 @@ class UnitChoice:
         return self.unit_type.officer_rank
 
     def models(self) -> list[ModelLine]:
-        """Every model line: the listed composition and what options add."""
+        """Every model line: the listed composition resized to the unit's size, and what options add."""
         lines = list(self.unit_type.composition)
+        change = 0 if self.size is None else self.size - self.unit_type.base_size
+        if change:
+            # Men are added to (or taken from) the rank and file: the first soldier line, else the last line of men.
+            men = [i for i, line in enumerate(lines) if line.role not in {"vehicle", "gun"}]
+            soldiers = [i for i in men if lines[i].role == "soldier"]
+            if soldiers or men:
+                i = (soldiers or men)[0] if soldiers else men[-1]
+                line = lines[i]
+                lines[i] = ModelLine(
+                    max(0, line.count + change),
+                    line.role,
+                    line.name,
+                    line.weapons,
+                    line.fs,
+                    line.morale,
+                    line.equipment,
+                )
         for option, count in self.chosen_options:
             lines.extend(
-                ModelLine(line.count * count, line.role, line.name, line.weapons) for line in option.adds_models
+                ModelLine(line.count * count, line.role, line.name, line.weapons, line.fs, line.morale, line.equipment)
+                for line in option.adds_models
             )
         return lines
 

@@ -21,6 +21,9 @@ urlpatterns = [
     path("r/<str:share_id>/roster.yaml", roster_views.export, {"fmt": "yaml"}, name="export-yaml"),
     path("r/<str:share_id>/roster.json", roster_views.export, {"fmt": "json"}, name="export-json"),
     path("r/<str:share_id>/copy/", roster_views.copy_roster, name="copy"),
+    path("r/<str:share_id>/cards.pdf", roster_views.cards, name="cards"),
+    path("r/<str:share_id>/list.pdf", roster_views.army_list, name="list"),
+    path("r/<str:share_id>/roster.txt", roster_views.text, name="export-text"),
     # The JSON API over the game data.
     path("api/", api.index, name="api-index"),
     path("api/games/", api.games, name="api-games"),

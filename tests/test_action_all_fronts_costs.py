@@ -72,8 +72,13 @@ def test_upgrades_per_figure_cost_for_each_figure():
 
 
 def test_afvs_of_200_points_or_less_after_period_costs_are_half_a_choice():
-    company = ["{unit: Platoon HQ}", "{unit: Platoon HQ}", "{unit: Infantry Squad up to 1943}",
-               "{unit: Infantry Squad up to 1943}", "{unit: Company HQ}"]
+    company = [
+        "{unit: Platoon HQ}",
+        "{unit: Platoon HQ}",
+        "{unit: Infantry Squad up to 1943}",
+        "{unit: Infantry Squad up to 1943}",
+        "{unit: Company HQ}",
+    ]
     # One company HQ: one artillery-or-company choice plus one company-support-or-AFV choice.
     # PzIVG (325, 1942) in 1944 costs 163: half a choice, so two fit the one AFV choice.
     two_cheap = roster("german", 1944, *company, "{unit: PzIVG}", "{unit: PzIVG}")

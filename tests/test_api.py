@@ -16,7 +16,10 @@ def test_the_api_walks_from_the_index_to_every_game(client):
     games = get(client, get(client, "/api/")["games"])
 
     assert {g["name"] for g in games} == {
-        "Bolt Action (2nd edition)", "Action All Fronts", "Heroes All", "Rapid Fire: Molesly Club House Rules",
+        "Bolt Action (2nd edition)",
+        "Action All Fronts",
+        "Heroes All",
+        "Rapid Fire: Molesly Club House Rules",
     }
     game = get(client, next(g["url"] for g in games if g["key"] == "bolt-action-2e"))
     assert game["version"] == "1.0.0"
@@ -59,7 +62,9 @@ def test_an_army_lists_its_units_with_points_and_links(client):
     assert squad["points"] == 86
     detail = get(client, squad["url"])
     assert [(m["count"], m["name"], m["fs"], m["morale"]) for m in detail["composition"]] == [
-        (1, "NCO", 3, 7), (5, "Soldier", 3, 7), (1, "LMG team", 3, 7),
+        (1, "NCO", 3, 7),
+        (5, "Soldier", 3, 7),
+        (1, "LMG team", 3, 7),
     ]
     assert detail["composition"][0]["weapons"][0]["name"] == "Rifle"
 
@@ -76,10 +81,15 @@ def test_ranks_and_qualities(client):
     qualities = get(client, "/api/games/bolt-action-2e/qualities/")
 
     assert [(r["name"], r["morale_bonus"], r["extra_orders"], r["order_range"]) for r in ranks] == [
-        ("Second Lieutenant", 1, 1, 6), ("First Lieutenant", 2, 2, 6), ("Captain", 3, 3, 12), ("Major", 4, 4, 12),
+        ("Second Lieutenant", 1, 1, 6),
+        ("First Lieutenant", 2, 2, 6),
+        ("Captain", 3, 3, 12),
+        ("Major", 4, 4, 12),
     ]
     assert [(q["name"], q["morale"], q["damage_value"]) for q in qualities] == [
-        ("Inexperienced", 8, "3+"), ("Regular", 9, "4+"), ("Veteran", 10, "5+"),
+        ("Inexperienced", 8, "3+"),
+        ("Regular", 9, "4+"),
+        ("Veteran", 10, "5+"),
     ]
 
 

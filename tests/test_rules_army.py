@@ -44,12 +44,17 @@ TANK_1940 = unit_type("early-tank", "Early Tank", "afv", "vehicle", points=200, 
 TANK_1942 = unit_type("mid-tank", "Mid Tank", "afv", "vehicle", points=240, composition=[], service_start=1942)
 
 
+LATE_GUN = unit_type(
+    "late-gun", "Late Gun", "team", "artillery", composition=[ModelLine(3, "crew", "Crew", ())], service_start=1944
+)
+
+
 def test_a_unit_in_service_in_the_rosters_year_is_legal():
-    assert codes(check_roster(roster(TANK_1944, year=1944))) == []
+    assert codes(check_roster(roster(LATE_GUN, year=1944))) == []
 
 
 def test_a_unit_before_its_service_date_is_unavailable():
-    findings = check_roster(roster(TANK_1944, year=1943))
+    findings = check_roster(roster(LATE_GUN, year=1943))
 
     assert codes(findings) == ["period.unavailable"]
     assert "in service from 1944; the roster is set in 1943" in findings[0].message
@@ -60,6 +65,13 @@ def test_an_option_before_its_service_date_is_unavailable():
 
     assert codes(check_roster(roster(choice(squad, options={"panzerfaust": 1}), year=1942))) == ["period.unavailable"]
     assert codes(check_roster(roster(choice(squad, options={"panzerfaust": 1}), year=1943))) == []
+
+
+def test_a_vehicle_priced_by_period_may_be_used_before_its_date_at_the_periods_cost():
+    game = roster(TANK_1944, year=1943)
+
+    assert codes(check_roster(game)) == []
+    assert unit_points(game, game.units[0]) == 600
 
 
 def test_a_late_war_afv_cannot_be_used_in_an_early_war_game():
