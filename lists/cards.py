@@ -188,15 +188,7 @@ def unit_blocks(roster: RosterSnapshot, data: GameData, unit: UnitChoice, layout
     if models:
         blocks.append(Block("models", {"rows": models}))
 
-    weapons = list(dict.fromkeys(weapon.key for weapon in unit.weapons()))
-    columns = system.config.get("weapon_columns", [])
-    if weapons and columns:
-        rows = []
-        names = {weapon.key: weapon.name for weapon in unit.weapons()}
-        for key in weapons:
-            profile = data.weapon_profiles.get(key, [])
-            rows.append({"name": names[key], "values": [value for _, value in profile]})
-        blocks.append(Block("weapons", {"columns": [c["label"] for c in columns], "rows": rows}))
+    blocks.extend(_weapon_blocks(unit, data, system.config.get("weapon_columns", [])))
 
     rule_texts: dict[str, str] = {}
     for weapon in unit.weapons():
@@ -217,6 +209,44 @@ def unit_blocks(roster: RosterSnapshot, data: GameData, unit: UnitChoice, layout
             f'{rank.extra_orders} extra order{"s" if rank.extra_orders != 1 else ""} to units within {rank.order_range}".',
         )
     blocks.extend(Block("rule", {"name": name, "text": text}) for name, text in rule_texts.items())
+    return blocks
+
+
+# More profile columns than this do not fit across a card: each weapon then gets a line of its own.
+MAX_TABLE_COLUMNS = 5
+
+
+def _weapon_blocks(unit: UnitChoice, data: GameData, columns: list[dict]) -> list[Block]:
+    """The profiles of the unit's weapons as the game prints them, with any notes after them.
+
+    Columns empty for every weapon on the card are left out; the notes column
+    becomes paragraphs, as a narrow table cell cannot hold them.
+    """
+    names = {weapon.key: weapon.name for weapon in unit.weapons()}
+    if not names or not columns:
+        return []
+    profiles = {key: dict(data.weapon_profiles.get(key, [])) for key in names}
+    shown = [c["label"] for c in columns if c["field"] != "notes" and any(profiles[k].get(c["label"]) for k in names)]
+    notes_label = next((c["label"] for c in columns if c["field"] == "notes"), None)
+    rows = [{"name": names[key], "values": [profiles[key].get(label, "") for label in shown]} for key in names]
+    blocks = []
+    if len(shown) <= MAX_TABLE_COLUMNS:
+        blocks.append(Block("weapons", {"columns": shown, "rows": rows}))
+    else:
+        lines = [
+            {
+                "name": row["name"],
+                "pairs": [(label, value) for label, value in zip(shown, row["values"], strict=True) if value],
+            }
+            for row in rows
+        ]
+        blocks.append(Block("profiles", {"rows": lines}))
+    if notes_label:
+        blocks.extend(
+            Block("rule", {"name": names[key], "text": profiles[key][notes_label]})
+            for key in names
+            if profiles[key].get(notes_label)
+        )
     return blocks
 
 
@@ -271,17 +301,21 @@ def _measure_page(body: str, layout: Layout) -> str:
     )
 
 
-def _split_rule(block: Block, room: float, layout: Layout) -> tuple[Block, Block] | None:
-    """Cut a rule so its first part fills `room` mm; the rest continues on the next card.
+RULE_MARGIN_MM = 0.8  # a rule paragraph's top and bottom margins
 
-    The cut is made from the paragraph's measured density (characters per line),
-    keeping a line in hand so the first part never overflows.
+
+def _split_rule(block: Block, room: float, layout: Layout) -> tuple[Block, Block] | None:
+    """Cut a rule so its first part fits `room` mm; the rest continues on the next card.
+
+    The cut comes from the paragraph's measured density (characters per line);
+    each part's height is estimated from it with a spare line, so no part overflows.
     """
     line = _line_mm(layout)
     name, text = block.data["name"], block.data["text"]
-    lines = max(1.0, block.height / line)
+    lines = max(1, round((block.height - RULE_MARGIN_MM) / line))
     per_line = (len(name) + 2 + len(text)) / lines
-    budget = int((room / line - 1.5) * per_line) - len(name) - 2
+    fits = int((room - RULE_MARGIN_MM) / line) - 1  # keep a line in hand
+    budget = int(fits * per_line) - len(name) - 4
     words = text.split()
     taken: list[str] = []
     for word in words:
@@ -290,25 +324,20 @@ def _split_rule(block: Block, room: float, layout: Layout) -> tuple[Block, Block
         taken.append(word)
     if len(taken) < 4 or len(taken) == len(words):
         return None
-    rest = " ".join(words[len(taken) :])
-    head = Block("rule", {"name": name, "text": " ".join(taken) + " …"})
-    tail = Block("rule", {"name": name if name.endswith("(continued)") else f"{name} (continued)", "text": rest})
-    return head, tail
+    tail_name = name if name.endswith("(continued)") else f"{name} (continued)"
+    head_text, tail_text = " ".join(taken) + " …", " ".join(words[len(taken) :])
+
+    def height(label: str, body: str) -> float:
+        return (math.ceil((len(label) + 2 + len(body)) / per_line) + 1) * line + RULE_MARGIN_MM
+
+    return (
+        Block("rule", {"name": name, "text": head_text}, min(height(name, head_text), room)),
+        Block("rule", {"name": tail_name, "text": tail_text}, height(tail_name, tail_text)),
+    )
 
 
 def _fit_rule(block: Block, room: float, layout: Layout) -> tuple[Block, Block] | None:
-    """Split a rule so that its measured first part fits `room`; None if no useful split fits."""
-    line = _line_mm(layout)
-    for spare_lines in range(4):
-        if room - spare_lines * line < 4 * line:
-            return None
-        parts = _split_rule(block, room - spare_lines * line, layout)
-        if parts is None:
-            return None
-        measure(list(parts), layout)
-        if parts[0].height <= room:
-            return parts
-    return None
+    return _split_rule(block, room, layout) if room >= 4 * _line_mm(layout) else None
 
 
 def pack_cards(header: Block, blocks: list[Block], layout: Layout, meta: dict) -> list[Card]:

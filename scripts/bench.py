@@ -106,5 +106,69 @@ def main() -> None:
         line(f"queries to load and check a {count}-unit roster", str(len(queries)), "(must not grow with size)")
 
 
+def bench_pages_and_pdfs() -> None:
+    from django.core.cache import cache
+    from django.test import Client
+
+    from lists.cards import Layout, cards_pdf
+    from lists.models import Roster
+    from lists.roster_files import load_roster_file, save_new_roster
+    from lists.sharing import hash_secret, new_edit_secret, new_share_id
+
+    mix = [
+        "{unit: Regular Infantry Section (Mid-/ Late-War), quality: Regular, size: 8, options: [Light machine gun]}",
+        "{unit: Medium Mortar Team, quality: Regular, options: [Spotter]}",
+        "{unit: M4 Sherman 75MM, quality: Veteran}",
+        "{unit: Second Lieutenant, quality: Regular}",
+        "{unit: Sniper Team, quality: Veteran}",
+    ]
+
+    def roster_file(count: int, name: str) -> bytes:
+        units = "".join(f"  - {mix[i % len(mix)]}\n" for i in range(count))
+        return f"game: bolt-action-2e\narmy: generic\nname: {name}\nunits:\n{units}".encode()
+
+    print("Unit-card PDFs (Bolt Action units with their full rule texts)")
+    first = load_roster_file(roster_file(20, "cold"))
+    start = time.perf_counter()
+    cards_pdf(first.snapshot(), first.data)
+    line(
+        "20 units, cold (first PDF of the process)",
+        f"{(time.perf_counter() - start) * 1000:.0f} ms",
+        "(target 1000 ms)",
+    )
+    for count in (5, 20, 100):
+        resolved = load_roster_file(roster_file(count, f"warm {count}"))
+        snapshot = resolved.snapshot()
+        samples = []
+        for _ in range(3):
+            cache.clear()
+            start = time.perf_counter()
+            cards_pdf(snapshot, resolved.data, Layout())
+            samples.append((time.perf_counter() - start) * 1000)
+        line(f"{count} units", f"{statistics.median(samples):.0f} ms", "(linear in cards)")
+
+    client = Client()
+    saved = save_new_roster(load_roster_file(roster_file(20, "share")), new_share_id(), hash_secret(new_edit_secret()))
+    share = f"/r/{saved.share_id}/"
+    client.get(f"{share}cards.pdf")
+    line("cached cards.pdf download, 20 units", f"{median_ms(lambda: client.get(f'{share}cards.pdf'), runs=50):.1f} ms")
+
+    print("Share page (20-unit roster)")
+    client.get(share)
+    with CaptureQueriesContext(connection) as queries:
+        client.get(share)
+    line("SQL queries", str(len(queries)), "(target at most 10)")
+    line("server time, median", f"{median_ms(lambda: client.get(share), runs=100):.1f} ms", "(target 25 ms)")
+    big = save_new_roster(
+        load_roster_file(roster_file(200, "big share")), new_share_id(), hash_secret(new_edit_secret())
+    )
+    client.get(f"/r/{big.share_id}/")
+    with CaptureQueriesContext(connection) as queries:
+        client.get(f"/r/{big.share_id}/")
+    line("SQL queries, 200-unit roster", str(len(queries)), "(must not grow)")
+    Roster.objects.all().delete()
+
+
 if __name__ == "__main__":
     main()
+    bench_pages_and_pdfs()
