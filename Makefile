@@ -1,30 +1,38 @@
 # Two commands set everything up on a fresh Debian machine:
-#   make run    install everything, load the packs, serve http://127.0.0.1:8000
-#   make test   install everything, lint, run the test suite
+#   make run    install everything, load the packs, serve http://127.0.0.1:8000 (development)
+#   make test   install everything, lint, run the whole test suite (browser tests included)
+# and one serves it in production (environment variables in README):
+#   make serve  gunicorn + WhiteNoise, SQLite or PostgreSQL (DATABASE_URL)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 DEV := DJANGO_DEBUG=1
 
-.PHONY: run test install install-dev system lint format bench
-
-system:
-	bash scripts/install-system-packages.sh
+.PHONY: run test serve install install-dev lint format bench test-postgres
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
-install: system $(BIN)/python
+install: $(BIN)/python
+	bash scripts/install-system-packages.sh
 	$(BIN)/pip install --quiet -r requirements.txt
 
-install-dev: system $(BIN)/python
+install-dev: $(BIN)/python
+	bash scripts/install-system-packages.sh test
 	$(BIN)/pip install --quiet -r requirements-dev.txt
 
 run: install
 	$(DEV) $(BIN)/python manage.py migrate --no-input -v0
 	$(DEV) $(BIN)/python manage.py loadpacks
 	$(DEV) $(BIN)/python manage.py runserver 127.0.0.1:8000
+
+serve: install
+	$(BIN)/python manage.py check --deploy --fail-level WARNING
+	$(BIN)/python manage.py collectstatic --no-input -v0
+	$(BIN)/python manage.py migrate --no-input -v0
+	$(BIN)/python manage.py loadpacks
+	$(BIN)/gunicorn -c armybuilder/gunicorn.py armybuilder.wsgi
 
 lint: install-dev
 	$(BIN)/ruff check .
@@ -36,6 +44,12 @@ format: install-dev
 
 test: lint
 	$(BIN)/python -m pytest
+
+# The suite against a local PostgreSQL server (installed and started by scripts/postgres.sh).
+test-postgres: install-dev
+	bash scripts/install-system-packages.sh postgres
+	bash scripts/postgres.sh
+	DATABASE_URL=postgres://armybuilder:armybuilder@127.0.0.1:5432/armybuilder $(BIN)/python -m pytest
 
 bench: install-dev
 	$(DEV) $(BIN)/python scripts/bench.py

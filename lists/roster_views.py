@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import json
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
+from django_ratelimit.decorators import ratelimit
 
 from lists import models
 from lists.cards import Layout, cards_pdf, fingerprint, list_pdf, roster_text
@@ -36,6 +38,34 @@ from lists.sharing import hash_secret, new_edit_secret, new_share_id, roster_for
 from lists.snapshot import RosterSnapshot
 from lists.verdict import Verdict, judge
 
+
+def _creation_rate(group, request) -> str:
+    return settings.ROSTER_CREATE_RATE
+
+
+def _pdf_rate(group, request) -> str:
+    return settings.PDF_RATE
+
+
+# Creating rosters and rendering PDFs cost the server most: each client address gets a budget.
+limit_creation = ratelimit(key="ip", rate=_creation_rate, method="POST", group="create", block=True)
+limit_pdfs = ratelimit(key="ip", rate=_pdf_rate, method="GET", group="pdf", block=True)
+
+
+def too_many_requests(request: HttpRequest, exception) -> HttpResponse:
+    response = render(
+        request,
+        "lists/problems.html",
+        {
+            "title": "Too many requests",
+            "problems": ["You have made many rosters or PDFs in a short time. Please wait a minute and try again."],
+        },
+        status=429,
+    )
+    response["Retry-After"] = "60"
+    return response
+
+
 MY_ROSTERS_COOKIE = "my_rosters"
 MY_ROSTERS_LIMIT = 50
 
@@ -44,6 +74,7 @@ MY_ROSTERS_LIMIT = 50
 
 
 @require_POST
+@limit_creation
 def start_roster(request: HttpRequest) -> HttpResponse:
     """Start an empty roster for a game and army."""
     army = models.Army.objects.select_related("system").filter(pk=_int(request.POST.get("army"))).first()
@@ -67,6 +98,7 @@ def start_roster(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
+@limit_creation
 def import_roster(request: HttpRequest) -> HttpResponse:
     """Create a roster from an uploaded or pasted YAML/JSON file; a bad file saves nothing."""
     upload = request.FILES.get("file")
@@ -422,6 +454,7 @@ def export(request: HttpRequest, share_id: str, fmt: str) -> HttpResponse:
 
 
 @require_POST
+@limit_creation
 def copy_roster(request: HttpRequest, share_id: str) -> HttpResponse:
     """Copy a shared roster into a new one, with a new edit link of the visitor's own."""
     roster = roster_for_share(share_id)
@@ -452,12 +485,13 @@ def pack_versions(roster: models.Roster) -> list[tuple[str, str]]:
 
 def _download(content: bytes | str, content_type: str, filename: str) -> HttpResponse:
     response = HttpResponse(content, content_type=content_type)
-    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
     response["X-Robots-Tag"] = "noindex, nofollow"
     return response
 
 
 @require_GET
+@limit_pdfs
 def cards(request: HttpRequest, share_id: str) -> HttpResponse:
     roster, snapshot, data = _printable(share_id)
     try:
@@ -472,6 +506,7 @@ def cards(request: HttpRequest, share_id: str) -> HttpResponse:
 
 
 @require_GET
+@limit_pdfs
 def army_list(request: HttpRequest, share_id: str) -> HttpResponse:
     roster, snapshot, data = _printable(share_id)
     pdf = list_pdf(snapshot, data, judge(snapshot), pack_versions(roster))

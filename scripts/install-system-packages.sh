@@ -1,8 +1,18 @@
 #!/usr/bin/env bash
-# Install the Debian packages the app needs, if any are missing:
-# Pango for WeasyPrint's PDFs, HarfBuzz's subsetter (makes PDFs several times faster), fonts.
+# Install the Debian packages the app needs, if any are missing.
+#   (no argument)  to run the app: Pango for WeasyPrint's PDFs, HarfBuzz's subsetter (several
+#                  times faster PDFs), a font, venv
+#   test           also Chromium for the browser tests and poppler-utils (PDF to PNG)
+#   postgres       also a PostgreSQL server (CI runs the suite against it too)
 set -euo pipefail
 packages=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core python3-venv)
+for extra in "$@"; do
+  case "$extra" in
+    test) packages+=(chromium poppler-utils) ;;
+    postgres) packages+=(postgresql) ;;
+    *) echo "unknown package set: $extra" >&2; exit 2 ;;
+  esac
+done
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

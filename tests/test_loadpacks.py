@@ -240,7 +240,13 @@ def test_the_command_exits_non_zero_on_an_invalid_pack(packs_dir, tmp_path):
     import sys
 
     edit(packs_dir, "arms.yaml", "rules: [team, indirect-fire,", "rules: [tem, indirect-fire,")
-    env = {**os.environ, "DJANGO_DEBUG": "1", "DJANGO_SQLITE_PATH": str(tmp_path / "cli.sqlite3")}
+    # A throwaway SQLite database, whatever database the suite itself runs on.
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    env.update(
+        DJANGO_DEBUG="1",
+        DJANGO_SQLITE_PATH=str(tmp_path / "cli.sqlite3"),
+        ARMYBUILDER_CACHE_DIR=str(tmp_path / "cache"),
+    )
     root = Path(__file__).resolve().parents[1]
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=root, env=env, check=True)
 
