@@ -52,4 +52,6 @@ test-postgres: install-dev
 	DATABASE_URL=postgres://armybuilder:armybuilder@127.0.0.1:5432/armybuilder $(BIN)/python -m pytest
 
 bench: install-dev
+	bash scripts/install-system-packages.sh bench
 	$(DEV) $(BIN)/python scripts/bench.py
+	$(BIN)/python scripts/load.py

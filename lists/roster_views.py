@@ -12,11 +12,14 @@ from __future__ import annotations
 import json
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 from django_ratelimit.decorators import ratelimit
 
@@ -435,7 +438,14 @@ def update_settings(request: HttpRequest, secret: str) -> HttpResponse:
 @require_GET
 def share_roster(request: HttpRequest, share_id: str) -> HttpResponse:
     roster = roster_for_share(share_id)
-    response = render(request, "lists/share.html", editor_context(roster, None))
+    # Share pages are read far more than rosters change: the roster's part of the page is
+    # kept until its next edit (version) or pack change; the copy form's CSRF token is not in it.
+    key = f"share:{roster.pk}:{roster.version}:{roster.system.content_hash}"
+    body = cache.get(key)
+    if body is None:
+        body = render_to_string("lists/share.html#body", editor_context(roster, None), request)
+        cache.set(key, body, 60 * 60)
+    response = render(request, "lists/share.html", {"roster": roster, "body": mark_safe(body)})  # noqa: S308 - rendered by our template
     response["X-Robots-Tag"] = "noindex, nofollow"
     return response
 

@@ -4,12 +4,14 @@
 #                  times faster PDFs), a font, venv
 #   test           also Chromium for the browser tests and poppler-utils (PDF to PNG)
 #   postgres       also a PostgreSQL server (CI runs the suite against it too)
+#   bench          also wrk, the load generator of make bench
 set -euo pipefail
 packages=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core python3-venv)
 for extra in "$@"; do
   case "$extra" in
     test) packages+=(chromium poppler-utils) ;;
     postgres) packages+=(postgresql) ;;
+    bench) packages+=(wrk) ;;
     *) echo "unknown package set: $extra" >&2; exit 2 ;;
   esac
 done

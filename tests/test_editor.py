@@ -171,6 +171,19 @@ def test_the_share_link_shows_the_roster_but_cannot_edit_it(client, edit_url):
     assert client.post(f"{share}units/", {"unit_type": "1"}).status_code == 404
 
 
+def test_the_share_page_shows_each_edit_at_once(client, edit_url):
+    add(client, edit_url, "lieutenant")
+    roster = Roster.objects.get()
+    share = f"/r/{roster.share_id}/"
+    assert "Lieutenant" in client.get(share).content.decode()
+    officer = RosterUnit.objects.get()
+    page = client.get(edit_url).content.decode()
+
+    client.post(f"{edit_url}units/{officer.id}/", {"label": "Captain Renamed", "version": version(page)})
+
+    assert "Captain Renamed" in client.get(share).content.decode()
+
+
 def test_my_rosters_lists_the_rosters_started_on_this_device(client, edit_url):
     html = client.get("/rosters/mine/").content.decode()
 

@@ -1,0 +1,152 @@
+"""The bounded load test of `make bench`: wrk against 2 gunicorn workers on loopback.
+
+It serves the app as production does (DEBUG off, WhiteNoise, SQLite in WAL mode)
+from a throwaway database holding the packs and one 20-unit roster, then hits
+the share page and the editor's live-validation endpoint for a fixed time each.
+Every request goes to 127.0.0.1; the run stops by itself.
+"""
+
+from __future__ import annotations
+
+import http.cookiejar
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PORT = int(os.environ.get("ARMYBUILDER_LOAD_PORT", "8765"))
+SECONDS = int(os.environ.get("ARMYBUILDER_LOAD_SECONDS", "10"))
+BASE = f"http://127.0.0.1:{PORT}"
+
+LUA_REPORT = """
+done = function(summary, latency, requests)
+  local errors = summary.errors.connect + summary.errors.read + summary.errors.write
+                 + summary.errors.status + summary.errors.timeout
+  io.write(string.format("RESULT %.1f %.2f %.2f %d %d\\n", summary.requests / (summary.duration / 1e6),
+           latency:percentile(50) / 1000, latency:percentile(95) / 1000, errors, summary.requests))
+end
+"""
+
+LUA_EDIT = """
+local version = "{version}"
+request = function()
+  local body = "version=" .. version .. "&label=First+squad&quality=regular"
+  return wrk.format("POST", "{path}", {{
+    ["Content-Type"] = "application/x-www-form-urlencoded",
+    ["HX-Request"] = "true",
+    ["X-CSRFToken"] = "{token}",
+    ["Cookie"] = "csrftoken={token}",
+    ["Referer"] = "{base}/",
+  }}, body)
+end
+response = function(status, headers, body)
+  -- Keep the newest version, as the page would: stale edits get the conflict answer.
+  local found = string.match(body, 'name="version" value="(%d+)"')
+  if found then version = found end
+end
+"""
+
+
+def environment(tmp: Path) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "DJANGO_DEBUG"}}
+    env.update(
+        DJANGO_SETTINGS_MODULE="armybuilder.settings",
+        DJANGO_SECRET_KEY="load-test-only-" + "k" * 50,
+        DJANGO_ALLOWED_HOSTS="127.0.0.1",
+        DJANGO_SECURE_SSL_REDIRECT="0",
+        DJANGO_SQLITE_PATH=str(tmp / "load.sqlite3"),
+        ARMYBUILDER_CACHE_DIR=str(tmp / "cache"),
+        ARMYBUILDER_BIND=f"127.0.0.1:{PORT}",
+        ARMYBUILDER_WORKERS="2",
+    )
+    return env
+
+
+def prepare(env: dict) -> str:
+    """A database with the packs and a 20-unit roster; returns the roster's import answer (edit link)."""
+    python = sys.executable
+    for command in (["migrate", "-v0"], ["collectstatic", "--no-input", "-v0"], ["loadpacks"]):
+        subprocess.run([python, "manage.py", *command], cwd=ROOT, env=env, check=True, capture_output=True)
+    script = (
+        "import django; django.setup()\n"
+        "from lists.roster_files import load_roster_file, save_new_roster\n"
+        "from lists.sharing import hash_secret\n"
+        "units = ''.join('  - {unit: Regular Infantry Section (Mid-/ Late-War), quality: Regular, options: [Light machine gun]}\\n' for _ in range(20))\n"
+        "text = 'game: bolt-action-2e\\narmy: generic\\nname: Load\\nunits:\\n' + units\n"
+        "roster = save_new_roster(load_roster_file(text.encode()), 'loadtestshareid01', hash_secret('load-test-edit-secret'))\n"
+        "print(roster.units.first().id)\n"
+    )
+    result = subprocess.run([python, "-c", script], cwd=ROOT, env=env, check=True, capture_output=True, text=True)
+    return result.stdout.strip()
+
+
+def wait_until_up(process: subprocess.Popen) -> None:
+    for _ in range(100):
+        if process.poll() is not None:
+            raise SystemExit("gunicorn stopped: " + process.stderr.read().decode()[-500:])
+        try:
+            urllib.request.urlopen(f"{BASE}/", timeout=1)  # noqa: S310 - loopback only
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit("gunicorn did not start")
+
+
+def csrf_and_version(edit_path: str) -> tuple[str, str]:
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    html = opener.open(f"{BASE}{edit_path}", timeout=5).read().decode()  # noqa: S310 - loopback only
+    token = next(cookie.value for cookie in jar if cookie.name == "csrftoken")
+    return token, re.search(r'name="version" value="(\d+)"', html).group(1)
+
+
+def wrk(path: str, lua: str, tmp: Path, connections: int) -> dict:
+    script = tmp / f"script-{abs(hash(lua))}.lua"
+    script.write_text(lua + LUA_REPORT)
+    command = ["wrk", "-t2", f"-c{connections}", f"-d{SECONDS}s", "--timeout", "5s", "-s", str(script), f"{BASE}{path}"]
+    output = subprocess.run(command, capture_output=True, text=True, check=True, timeout=SECONDS + 30).stdout
+    rps, p50, p95, errors, requests = re.search(r"RESULT (\S+) (\S+) (\S+) (\d+) (\d+)", output).groups()
+    return {"rps": float(rps), "p50": float(p50), "p95": float(p95), "errors": int(errors), "requests": int(requests)}
+
+
+def line(label: str, result: dict, target: str = "") -> None:
+    print(f"  {label:<34} {result['rps']:>8.0f} req/s  p50 {result['p50']:6.1f} ms  p95 {result['p95']:6.1f} ms  "
+          f"errors {result['errors']}/{result['requests']}  {target}")
+
+
+def main() -> None:
+    if not shutil.which("wrk"):
+        raise SystemExit("wrk is not installed: make bench installs it (Debian package wrk)")
+    tmp = Path(tempfile.mkdtemp(prefix="armybuilder-load-"))
+    env = environment(tmp)
+    unit_id = prepare(env)
+    server = subprocess.Popen(
+        [str(Path(sys.executable).parent / "gunicorn"), "-c", "armybuilder/gunicorn.py", "armybuilder.wsgi"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    try:
+        wait_until_up(server)
+        print(f"Load test: 2 gunicorn workers on 127.0.0.1:{PORT}, wrk 2 threads, {SECONDS} s per endpoint")
+        share = wrk("/r/loadtestshareid01/", "", tmp, connections=16)
+        line("share page (20 units)", share, "(target 300 req/s, no errors)")
+        edit_path = "/e/load-test-edit-secret/"
+        token, version = csrf_and_version(edit_path)
+        path = f"{edit_path}units/{unit_id}/"
+        edit = wrk(path, LUA_EDIT.format(version=version, path=path, token=token, base=BASE), tmp, connections=4)
+        line("live validation (htmx edit)", edit)
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=20)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
