@@ -52,6 +52,58 @@ class GameData:
     def ids_by_key(self, mapping: dict[int, str]) -> dict[str, int]:
         return {key: id_ for id_, key in mapping.items()}
 
+    def organisations_for(self, army_id: int) -> list[int]:
+        """Organisations open to an army: those naming it, and those naming no army at all."""
+        named = {org_id for org_ids in self.army_organisations.values() for org_id in org_ids}
+        return [
+            org_id
+            for org_id in self.organisations
+            if org_id in self.army_organisations.get(army_id, []) or org_id not in named
+        ]
+
+    def snapshot(
+        self,
+        *,
+        army_id: int,
+        name: str,
+        points_limit: int | None,
+        year: int | None,
+        period: str,
+        settings: dict,
+        organisation_id: int | None,
+        units: list[UnitRow],
+        house_rules: list[models.SpecialRule],
+    ) -> RosterSnapshot:
+        """A roster in memory, from ids: what pricing and the rule checks work on."""
+        army = self.armies[army_id]
+        choices = [
+            UnitChoice(
+                index=index,
+                label=row.label,
+                unit_type=self.unit_types[row.unit_type_id],
+                quality=self.quality_ids.get(row.quality_id),
+                size=row.size,
+                options={self.option_keys[option_id][1]: count for option_id, count in row.options.items()},
+                officer_rank=self.rank_ids.get(row.rank_id),
+                transport=row.transport,
+                hero_points=row.hero_points,
+            )
+            for index, row in enumerate(units)
+        ]
+        return RosterSnapshot(
+            system=self.system,
+            army_key=army.key,
+            army_name=army.name,
+            name=name,
+            points_limit=points_limit,
+            year=year,
+            period=period or None,
+            settings=settings,
+            organisation=self.organisations.get(organisation_id),
+            units=choices,
+            house_rules=[RuleInfo(rule.key, rule.name, rule.summary, rule.points) for rule in house_rules],
+        )
+
     def available_units(self, army_id: int) -> list[tuple[ArmyInfo, int]]:
         """Units an army may field, with the army each comes from: its own, borrowed ones, shared ones."""
         army = self.armies[army_id]
@@ -67,6 +119,20 @@ class GameData:
             if other.shared and other.id != army_id:
                 found += [(other, unit_id) for unit_id in other.unit_type_ids]
         return found
+
+
+@dataclass
+class UnitRow:
+    """A roster unit by database ids, as saved or as read from a file."""
+
+    unit_type_id: int
+    label: str
+    quality_id: int | None
+    size: int | None
+    rank_id: int | None
+    options: dict[int, int]  # UnitOption id -> count
+    transport: int | None  # position of the carrying unit in the roster
+    hero_points: int
 
 
 @dataclass(frozen=True)
@@ -275,35 +341,29 @@ def roster_snapshot(roster: models.Roster, units: list[models.RosterUnit] | None
     if units is None:
         units = list(roster_units(roster))
     positions = {unit.id: index for index, unit in enumerate(units)}
-    choices = []
-    for index, unit in enumerate(units):
-        unit_type = data.unit_types[unit.unit_type_id]
-        choices.append(
-            UnitChoice(
-                index=index,
-                label=unit.label or unit_type.name,
-                unit_type=unit_type,
-                quality=data.quality_ids.get(unit.quality_id),
-                size=unit.size,
-                options={data.option_keys[c.option_id][1]: c.count for c in unit.chosen_options.all()},
-                officer_rank=data.rank_ids.get(unit.officer_rank_id),
-                transport=positions.get(unit.transport_id),
-                hero_points=unit.hero_points,
-            )
+    rows = [
+        UnitRow(
+            unit_type_id=unit.unit_type_id,
+            label=unit.label or data.unit_types[unit.unit_type_id].name,
+            quality_id=unit.quality_id,
+            size=unit.size,
+            rank_id=unit.officer_rank_id,
+            options={choice.option_id: choice.count for choice in unit.chosen_options.all()},
+            transport=positions.get(unit.transport_id),
+            hero_points=unit.hero_points,
         )
-    house_rules = [RuleInfo(r.key, r.name, r.summary, r.points) for r in roster.house_rules.all()]
-    return RosterSnapshot(
-        system=data.system,
-        army_key=roster.army.key,
-        army_name=roster.army.name,
+        for unit in units
+    ]
+    return data.snapshot(
+        army_id=roster.army_id,
         name=roster.name,
         points_limit=roster.points_limit,
         year=roster.year,
-        period=roster.period or None,
+        period=roster.period,
         settings=roster.settings,
-        organisation=data.organisations.get(roster.organisation_id),
-        units=choices,
-        house_rules=house_rules,
+        organisation_id=roster.organisation_id,
+        units=rows,
+        house_rules=list(roster.house_rules.all()),
     )
 
 

@@ -18,8 +18,8 @@ from django.db import transaction
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from lists import models
-from lists.loading import GameData, game_data
-from lists.snapshot import RosterSnapshot, UnitChoice
+from lists.loading import GameData, UnitRow, game_data
+from lists.snapshot import RosterSnapshot
 
 FORMAT = "armybuilder-roster/1"
 MAX_FILE_BYTES = 512 * 1024
@@ -237,18 +237,6 @@ def _pick(ref: str, choices: dict[str, Any], what: str, path: str, problems: lis
 
 
 @dataclass
-class ResolvedUnit:
-    unit_type_id: int
-    label: str
-    quality_id: int | None
-    size: int | None
-    rank_id: int | None
-    options: dict[int, int]  # UnitOption id -> count
-    transport: int | None  # position in the roster
-    hero_points: int
-
-
-@dataclass
 class ResolvedRoster:
     system: models.GameSystem
     data: GameData
@@ -260,52 +248,20 @@ class ResolvedRoster:
     period: str
     settings: dict
     house_rules: list[models.SpecialRule]
-    units: list[ResolvedUnit] = field(default_factory=list)
+    units: list[UnitRow] = field(default_factory=list)
 
     def snapshot(self) -> RosterSnapshot:
-        data = self.data
-        army = data.armies[self.army_id]
-        choices = []
-        for index, unit in enumerate(self.units):
-            unit_type = data.unit_types[unit.unit_type_id]
-            choices.append(
-                UnitChoice(
-                    index=index,
-                    label=unit.label,
-                    unit_type=unit_type,
-                    quality=data.quality_ids.get(unit.quality_id),
-                    size=unit.size,
-                    options={data.option_keys[option_id][1]: count for option_id, count in unit.options.items()},
-                    officer_rank=data.rank_ids.get(unit.rank_id),
-                    transport=unit.transport,
-                    hero_points=unit.hero_points,
-                )
-            )
-        from lists.snapshot import RuleInfo
-
-        return RosterSnapshot(
-            system=data.system,
-            army_key=army.key,
-            army_name=army.name,
+        return self.data.snapshot(
+            army_id=self.army_id,
             name=self.name,
             points_limit=self.points_limit,
             year=self.year,
-            period=self.period or None,
+            period=self.period,
             settings=self.settings,
-            organisation=data.organisations.get(self.organisation_id),
-            units=choices,
-            house_rules=[RuleInfo(r.key, r.name, r.summary, r.points) for r in self.house_rules],
+            organisation_id=self.organisation_id,
+            units=self.units,
+            house_rules=self.house_rules,
         )
-
-
-def organisations_for(data: GameData, army_id: int) -> list[int]:
-    """Organisations open to an army: those naming it, and those naming no army at all."""
-    named = {org_id for org_ids in data.army_organisations.values() for org_id in org_ids}
-    return [
-        org_id
-        for org_id in data.organisations
-        if org_id in data.army_organisations.get(army_id, []) or org_id not in named
-    ]
 
 
 def resolve(entry: RosterFile) -> ResolvedRoster:
@@ -327,7 +283,7 @@ def resolve(entry: RosterFile) -> ResolvedRoster:
     if army is None:
         raise RosterFileInvalid(problems)
 
-    open_orgs = organisations_for(data, army.id)
+    open_orgs = data.organisations_for(army.id)
     organisation_id = None
     if entry.organisation is not None:
         orgs = {}
@@ -437,9 +393,7 @@ def resolve(entry: RosterFile) -> ResolvedRoster:
                 Problem(f"{path}.label", f"the label {label!r} is already used by unit {labels[label] + 1}")
             )
         labels[label] = index
-        resolved.units.append(
-            ResolvedUnit(unit_id, label, quality_id, unit.size, rank_id, options, None, unit.hero_points)
-        )
+        resolved.units.append(UnitRow(unit_id, label, quality_id, unit.size, rank_id, options, None, unit.hero_points))
     for index, unit in enumerate(entry.units):
         if unit.transport is None or index >= len(resolved.units):
             continue
@@ -517,7 +471,7 @@ def save_new_roster(resolved: ResolvedRoster, share_id: str, edit_secret_hash: s
     return roster
 
 
-def replace_units(roster: models.Roster, units: list[ResolvedUnit]) -> None:
+def replace_units(roster: models.Roster, units: list[UnitRow]) -> None:
     roster.units.all().delete()
     saved = models.RosterUnit.objects.bulk_create(
         models.RosterUnit(
@@ -545,7 +499,7 @@ def replace_units(roster: models.Roster, units: list[ResolvedUnit]) -> None:
     )
 
 
-def export_roster(roster: RosterSnapshot, house_rule_names: list[str] | None = None) -> dict:
+def export_roster(roster: RosterSnapshot) -> dict:
     """The roster as a file's mapping, naming everything as the source prints it."""
     system = roster.system
     organisation = roster.organisation

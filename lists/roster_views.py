@@ -32,7 +32,6 @@ from lists.roster_files import (
     dump_yaml,
     export_roster,
     load_roster_file,
-    organisations_for,
     read_roster_file,
     resolve,
     save_new_roster,
@@ -86,7 +85,7 @@ def start_roster(request: HttpRequest) -> HttpResponse:
     name = (request.POST.get("name") or "").strip()[:120] or f"{army.name} roster"
     limit = _int(request.POST.get("points_limit"))
     data = game_data(army.system)
-    organisations = organisations_for(data, army.id)
+    organisations = data.organisations_for(army.id)
     secret = new_edit_secret()
     roster = models.Roster.objects.create(
         share_id=new_share_id(),
@@ -393,7 +392,7 @@ def update_settings(request: HttpRequest, secret: str) -> HttpResponse:
     if period and period not in {p["key"] for p in data.system.periods}:
         errors.append("Pick one of the periods listed.")
     organisation_id = _int(post.get("organisation"))
-    if organisation_id is not None and organisation_id not in organisations_for(data, roster.army_id):
+    if organisation_id is not None and organisation_id not in data.organisations_for(roster.army_id):
         errors.append("Pick one of the organisations listed.")
     settings = {}
     for definition in data.system.config.get("settings", []):

