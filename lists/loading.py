@@ -311,8 +311,10 @@ def _build_game_data(system: models.GameSystem) -> GameData:
             borrow_units=tuple(army.borrow_units),
             shared=army.shared,
         )
+    category_names = dict(system.unitcategory_set.values_list("key", "name"))
     for organisation in models.Organisation.objects.filter(system=system).prefetch_related("armies"):
         data.organisations[organisation.id] = OrganisationInfo(
+            category_names=category_names,
             key=organisation.key,
             name=organisation.name,
             slots=tuple(

@@ -116,6 +116,7 @@ class OrganisationInfo:
     key: str
     name: str
     slots: tuple[SlotInfo, ...]
+    category_names: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -64,7 +64,7 @@ def organisation_findings(roster: RosterSnapshot) -> list[Finding]:
         return []
     findings: list[Finding] = []
     counts = category_counts(roster)
-    names = {unit.unit_type.category: unit.unit_type.category_name for unit in roster.units}
+    names = organisation.category_names
     rule = organisation.key
     placed = {category for slot in organisation.slots for category in slot.categories}
 
