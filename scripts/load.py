@@ -118,8 +118,10 @@ def wrk(path: str, lua: str, tmp: Path, connections: int) -> dict:
 
 
 def line(label: str, result: dict, target: str = "") -> None:
-    print(f"  {label:<34} {result['rps']:>8.0f} req/s  p50 {result['p50']:6.1f} ms  p95 {result['p95']:6.1f} ms  "
-          f"errors {result['errors']}/{result['requests']}  {target}")
+    print(
+        f"  {label:<34} {result['rps']:>8.0f} req/s  p50 {result['p50']:6.1f} ms  p95 {result['p95']:6.1f} ms  "
+        f"errors {result['errors']}/{result['requests']}  {target}"
+    )
 
 
 def main() -> None:
@@ -130,7 +132,10 @@ def main() -> None:
     unit_id = prepare(env)
     server = subprocess.Popen(
         [str(Path(sys.executable).parent / "gunicorn"), "-c", "armybuilder/gunicorn.py", "armybuilder.wsgi"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
     try:
         wait_until_up(server)
