@@ -16,7 +16,10 @@ from lists.models import Roster, RosterUnit
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("real_packs")]
 EXAMPLE = yaml.safe_load((ROOT / "examples" / "bolt-action-2e.yaml").read_text())
-HYPOTHESIS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+# Derandomised: CI runs the same 100 examples every time, so a failure always reproduces.
+HYPOTHESIS = settings(
+    max_examples=100, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 
 scalars = st.one_of(
     st.none(),
@@ -52,8 +55,10 @@ def mutated_examples(draw):
     """A real roster with some fields replaced by wrong values (types, unknown names, nonsense)."""
     document = json.loads(json.dumps(EXAMPLE))
     for _ in range(draw(st.integers(min_value=1, max_value=3))):
-        if draw(st.booleans()) and document.get("units"):
-            unit = draw(st.sampled_from(document["units"]))
+        units = document.get("units")
+        targets = [unit for unit in units if isinstance(unit, dict)] if isinstance(units, list) else []
+        if targets and draw(st.booleans()):
+            unit = draw(st.sampled_from(targets))
             unit[
                 draw(
                     st.sampled_from(
