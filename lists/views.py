@@ -6,6 +6,7 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 from lists.models import Army, GameSystem, UnitModel, UnitType, Weapon, WeaponRule
+from lists.rules.organisation import describe_limit
 
 
 @require_GET
@@ -31,10 +32,25 @@ def game(request: HttpRequest, system_key: str) -> HttpResponse:
         "ranks": system.officerrank_set.all(),
         "charts": system.chart_set.all(),
         "references": system.reference_set.all(),
-        "organisations": system.organisation_set.all(),
+        "organisations": [
+            (organisation, _slot_lines(system, organisation)) for organisation in system.organisation_set.all()
+        ],
         "errata": system.errata.all(),
     }
     return render(request, "lists/game.html", context)
+
+
+def _slot_lines(system: GameSystem, organisation) -> list[dict]:
+    """Each slot with its limits in words: "1", "0-3", "up to 3 per Platoon HQ"."""
+    names = dict(system.unitcategory_set.values_list("key", "name"))
+    lines = []
+    for slot in organisation.slots:
+        low, high = slot.get("min", 0), slot.get("max")
+        low_text = describe_limit(low, names) if low else "0"
+        high_text = "any number" if high is None else describe_limit(high, names)
+        limits = low_text if low_text == high_text else f"{low_text} to {high_text}"
+        lines.append({**slot, "limits": limits})
+    return lines
 
 
 @require_GET

@@ -56,6 +56,7 @@ def test_the_editor_shows_the_empty_roster_and_its_missing_compulsory_choices(cl
     assert "0 / 120 pts" in html
     assert "Not legal" in html
     assert "needs at least 1 Officer" in html
+    assert 'href="/games/skirmish/#org-platoon">Rule: Platoon</a>' in html
 
 
 def test_adding_units_without_javascript_redirects_back_to_the_editor(client, edit_url):

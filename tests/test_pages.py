@@ -64,6 +64,9 @@ def test_game_page_shows_rules_qualities_ranks_and_errata(client, loaded):
     assert '<th scope="row">Veteran</th><td>10</td><td>5+</td>' in html
     assert '<th scope="row">Lieutenant</th><td>+1</td><td>1</td><td>6"</td>' in html
     assert "A doubled digit in the source" in html
+    assert "<strong>Officer</strong>: 1" in html
+    assert "<strong>Squads</strong>: 1 to 4" in html
+    assert "<strong>Supports</strong>: 0 to 1 per Infantry squad" in html
 
 
 @pytest.mark.parametrize("path", ["/games/nope/", "/games/skirmish/armies/nope/"])

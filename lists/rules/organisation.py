@@ -35,14 +35,14 @@ def limit_value(limit: int | dict | None, counts: dict[str, int]) -> float | Non
 
 
 def describe_limit(limit: int | dict, names: dict[str, str]) -> str:
+    """A limit in words: "1 plus 3 per Platoon HQ", "one per 2 Platoon HQ"."""
     if isinstance(limit, int):
         return str(limit)
     parts = [str(limit["base"])] if limit.get("base") else []
     for term in limit.get("per", []):
         what = " or ".join(names.get(category, category) for category in term["categories"])
         each = term.get("each", 1)
-        each_text = f"one per {round(1 / each)}" if 0 < each < 1 else f"{each:g} per"
-        parts.append(f"{each_text} {what}" if each_text.startswith("one per") else f"{each_text} {what}")
+        parts.append(f"one per {round(1 / each)} {what}" if 0 < each < 1 else f"{each:g} per {what}")
         if term.get("if_any"):
             parts.append(f"{term['if_any']} once you have any {what}")
     return " plus ".join(parts) or "0"
