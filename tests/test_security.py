@@ -81,9 +81,20 @@ def test_user_text_is_escaped_on_the_editor_and_share_pages(client):
         assert "&lt;img src=x onerror=alert(2)&gt;" in html
 
 
+@pytest.fixture
+def frozen_clock(monkeypatch):
+    """Rate limits count in fixed windows: keep every request of a test in the same one."""
+    import types
+
+    import django_ratelimit.core
+
+    now = 1_700_000_000.0
+    monkeypatch.setattr(django_ratelimit.core, "time", types.SimpleNamespace(time=lambda: now))
+
+
 @pytest.mark.django_db
 @override_settings(ROSTER_CREATE_RATE="2/m")
-def test_roster_creation_is_rate_limited_per_client(client):
+def test_roster_creation_is_rate_limited_per_client(client, frozen_clock):
     statuses = [
         client.post("/rosters/import/", {"text": EXAMPLE}, REMOTE_ADDR="203.0.113.7").status_code for _ in range(3)
     ]
@@ -96,7 +107,7 @@ def test_roster_creation_is_rate_limited_per_client(client):
 
 @pytest.mark.django_db
 @override_settings(PDF_RATE="2/m")
-def test_pdf_rendering_is_rate_limited_per_client(client):
+def test_pdf_rendering_is_rate_limited_per_client(client, frozen_clock):
     client.post("/rosters/import/", {"text": EXAMPLE})
     roster = Roster.objects.get()
 
