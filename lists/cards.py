@@ -131,7 +131,7 @@ class Card:
     parts: int = 1
 
 
-def unit_blocks(roster: RosterSnapshot, data: GameData, unit: UnitChoice, layout: Layout) -> list[Block]:
+def unit_blocks(roster: RosterSnapshot, data: GameData, unit: UnitChoice) -> list[Block]:
     """The card's content in reading order: stats, models, weapons, then the text of every rule."""
     system = roster.system
     unit_type = unit.unit_type
@@ -404,7 +404,7 @@ def roster_cards(roster: RosterSnapshot, data: GameData, layout: Layout) -> list
             "labels": [u.label for u in units],
         }
         header = Block("header", {**meta, "subtitle": f"{kind} · {roster.army_name}"})
-        prepared.append((header, unit_blocks(roster, data, unit, layout), meta))
+        prepared.append((header, unit_blocks(roster, data, unit), meta))
     measure([block for header, blocks, _ in prepared for block in (header, *blocks)], layout)
     return [card for header, blocks, meta in prepared for card in pack_cards(header, blocks, layout, meta)]
 
