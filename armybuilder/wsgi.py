@@ -7,3 +7,9 @@ from django.core.wsgi import get_wsgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
 
 application = get_wsgi_application()
+
+# Build the PDF fonts and stylesheet now: with gunicorn's preload_app the workers are forked
+# with them ready, so no visitor's first PDF pays for them.
+from lists.cards import warm_up  # noqa: E402
+
+warm_up()

@@ -71,6 +71,11 @@ def _stylesheet():
     return css, fonts
 
 
+def warm_up() -> None:
+    """Load fonts and parse the stylesheet ahead of the first PDF."""
+    _stylesheet()
+
+
 @dataclass(frozen=True)
 class Layout:
     card: str = "poker"

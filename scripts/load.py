@@ -139,6 +139,11 @@ def main() -> None:
     )
     try:
         wait_until_up(server)
+        print("Production server (gunicorn, fonts built before the workers fork)")
+        for label in ("first cards.pdf of a 20-unit roster", "the same again (cached)"):
+            start = time.perf_counter()
+            urllib.request.urlopen(f"{BASE}/r/loadtestshareid01/cards.pdf", timeout=60).read()  # noqa: S310 - loopback only
+            print(f"  {label:<58} {(time.perf_counter() - start) * 1000:>8.0f} ms")
         print(f"Load test: 2 gunicorn workers on 127.0.0.1:{PORT}, wrk 2 threads, {SECONDS} s per endpoint")
         share = wrk("/r/loadtestshareid01/", "", tmp, connections=16)
         line("share page (20 units)", share, "(target 300 req/s, no errors)")
