@@ -15,15 +15,7 @@ def _round(value: float) -> int:
 def unit_service_period(roster: RosterSnapshot, unit: UnitChoice) -> str | None:
     """The war period a unit entered service in: given in the pack, or the one its year falls in."""
     unit_type = unit.unit_type
-    if unit_type.service_period:
-        return unit_type.service_period
-    if unit_type.service_start is None:
-        return None
-    for period in roster.system.periods:
-        start, end = period.get("start"), period.get("end")
-        if (start is None or unit_type.service_start >= start) and (end is None or unit_type.service_start <= end):
-            return period["key"]
-    return None
+    return unit_type.service_period or roster.system.period_of(unit_type.service_start)
 
 
 def period_factor(roster: RosterSnapshot, unit: UnitChoice) -> float | None:

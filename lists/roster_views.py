@@ -454,12 +454,8 @@ def export(request: HttpRequest, share_id: str, fmt: str) -> HttpResponse:
     roster = roster_for_share(share_id)
     document = export_roster(roster_snapshot(roster))
     if fmt == "json":
-        response = HttpResponse(dump_json(document), content_type="application/json; charset=utf-8")
-    else:
-        response = HttpResponse(dump_yaml(document), content_type="application/yaml; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="roster.{fmt}"'
-    response["X-Robots-Tag"] = "noindex, nofollow"
-    return response
+        return _download(dump_json(document), "application/json; charset=utf-8", "roster.json")
+    return _download(dump_yaml(document), "application/yaml; charset=utf-8", "roster.yaml")
 
 
 @require_POST

@@ -150,6 +150,16 @@ class SystemInfo:
         """The pack's rule key playing an engine role (team, fixed, indirect_fire...)."""
         return (self.config.get("rule_roles") or {}).get(role)
 
+    def period_of(self, year: int | None) -> str | None:
+        """The key of the war period a year falls in, if the game has periods."""
+        if year is None:
+            return None
+        for period in self.periods:
+            start, end = period.get("start"), period.get("end")
+            if (start is None or year >= start) and (end is None or year <= end):
+                return period["key"]
+        return None
+
     def setting_default(self, key: str):
         for setting in self.config.get("settings", []):
             if setting["key"] == key:
@@ -258,12 +268,4 @@ class RosterSnapshot:
     @property
     def game_period(self) -> str | None:
         """The roster's period, or the one its year falls in."""
-        if self.period:
-            return self.period
-        if self.year is None:
-            return None
-        for period in self.system.periods:
-            start, end = period.get("start"), period.get("end")
-            if (start is None or self.year >= start) and (end is None or self.year <= end):
-                return period["key"]
-        return None
+        return self.period or self.system.period_of(self.year)
