@@ -135,6 +135,7 @@ PLATOON_SLOTS = {
 
 GB = "BA2 - Armies of Great Britain.cat"
 US = "BA2 - Armies of the United States.cat"
+DE = "BA2 - Armies of Germany.cat"
 GST = "Bolt Action 2.gst"
 INEXP, REG, VET = "Inexperienced", "Regular", "Veteran"
 
@@ -142,6 +143,8 @@ INEXP, REG, VET = "Inexperienced", "Regular", "Veteran"
 UNITS = {
     "Second Lieutenant": ("platoon-commander", GB, {INEXP: 35, REG: 50, VET: 65}),
     "First Lieutenant": ("platoon-commander", GB, {INEXP: 60, REG: 75, VET: 90}),
+    "Captain": ("company-commander", DE, {REG: 110, VET: 125}),
+    "Major": ("company-commander", DE, {REG: 150, VET: 165}),
     "Medic": ("medic", GB, {REG: 23, VET: 30}),
     "Artillery Forward Observer": ("forward-observer", GB, {REG: 100, VET: 115}),
     "Regular Infantry Section (Mid-/ Late-War)": ("infantry-squad", GB, {REG: 50}),
@@ -153,6 +156,7 @@ UNITS = {
     "PIAT Team": ("anti-tank-team", GB, {INEXP: 28, REG: 40, VET: 52}),
     "Boys Anti-Tank Rifle Team": ("anti-tank-team", GB, {INEXP: 21, REG: 30, VET: 39}),
     "Bazooka Team": ("anti-tank-team", US, {INEXP: 42, REG: 60, VET: 78}),
+    "Panzerschreck Team": ("anti-tank-team", DE, {INEXP: 56, REG: 80, VET: 104}),
     "Light artillery": ("gun", GST, {INEXP: 40, REG: 50, VET: 60}),
     "Medium artillery": ("gun", GST, {INEXP: 60, REG: 75, VET: 90}),
     "QF 2-pdr": ("gun", GB, {INEXP: 40, REG: 50, VET: 60}),
@@ -167,6 +171,7 @@ UNITS = {
 NEW_UNIT_MODELS = {
     "Boys Anti-Tank Rifle Team": [(2, "crew", "Crew", ["Anti-tank Rifle"])],
     "Bazooka Team": [(2, "crew", "Crew", ["Bazooka"])],
+    "Panzerschreck Team": [(2, "crew", "Crew", ["Panzerschreck"])],
     "QF 2-pdr": [(3, "crew", "Crew", ["Light AT gun"])],
     "QF 6-pdr": [(3, "crew", "Crew", ["Medium AT gun"])],
     "M4 Sherman 75MM": [(1, "vehicle", "M4 Sherman", ["US/British 75mm tank gun", "Medium machine gun (MMG)"])],
@@ -324,6 +329,8 @@ def test_officer_units_have_their_ranks(game):
     }
     assert officers["Second Lieutenant"] == ("Second Lieutenant", "platoon-commander")
     assert officers["First Lieutenant"] == ("First Lieutenant", "platoon-commander")
+    assert officers["Captain"] == ("Captain", "company-commander")
+    assert officers["Major"] == ("Major", "company-commander")
     lieutenant = models.UnitType.objects.get(system=game, name="Second Lieutenant")
     assert {cost.quality.name: cost.points for cost in lieutenant.quality_costs.all()} == {
         "Inexperienced": 35,
@@ -406,3 +413,21 @@ def test_new_unit_compositions(game):
             for model in unit.models.all()
         ]
         assert lines == [(count, role, model, sorted(weapons)) for count, role, model, weapons in expected], name
+
+
+# company commanders: (regular, veteran) cost with the per-extra-man cost at each quality
+COMPANY_COMMANDERS = {
+    "Captain": {REG: (110, 10), VET: (125, 13)},
+    "Major": {REG: (150, 10), VET: (165, 13)},
+}
+
+
+def test_company_commanders(game):
+    for name, expected in COMPANY_COMMANDERS.items():
+        unit = models.UnitType.objects.get(system=game, name=name)
+        assert (unit.min_size, unit.max_size) == (1, 3), name
+        costs = {cost.quality.name: (cost.points, cost.per_extra_model) for cost in unit.quality_costs.all()}
+        assert costs == expected, name
+        for cost in unit.quality_costs.all():
+            entry = cost.citation["entry"]
+            assert entry.startswith(f"{DE}: High Ranking Officer / "), entry
