@@ -362,6 +362,16 @@ def resolve(entry: RosterFile) -> ResolvedRoster:
         quality_id = rank_id = None
         if unit.quality is not None:
             quality = _pick(unit.quality, qualities, "troop quality", f"{path}.quality", problems)
+            priced = unit_type.quality_prices
+            if quality is not None and priced and quality not in priced:
+                offered = " or ".join(data.system.qualities[key].name for key in priced)
+                problems.append(
+                    Problem(
+                        f"{path}.quality",
+                        f"{unit_type.name} has no {data.system.qualities[quality].name} price: choose {offered}",
+                    )
+                )
+                quality = None
             quality_id = quality_ids.get(quality)
         if unit.officer_rank is not None:
             rank = _pick(unit.officer_rank, ranks, "officer rank", f"{path}.officer_rank", problems)

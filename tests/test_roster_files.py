@@ -120,6 +120,11 @@ UNUSABLE = [
         id="unknown-option",
     ),
     pytest.param("game: Bolt Actoin\narmy: generic\n", "unknown game 'Bolt Actoin'. Did you mean", id="unknown-game"),
+    pytest.param(
+        "game: bolt-action-2e\narmy: generic\nunits:\n  - {unit: Captain, quality: Inexperienced}\n",
+        "units.0.quality: Captain has no Inexperienced price: choose Regular or Veteran",
+        id="unpriced-quality",
+    ),
     pytest.param("a: &x [1]\nb: *x\n", "aliases (*name) are not allowed", id="yaml-alias"),
     pytest.param("a: " + "[" * 50 + "]" * 50 + "\n", "nested more than 20 levels deep", id="deep-yaml"),
     pytest.param('{"a": ' + "[" * 5000 + "]" * 5000 + "}", "nested more than 20 levels deep", id="deep-json"),
