@@ -506,7 +506,9 @@ def list_context(roster: RosterSnapshot, data: GameData, verdict: Verdict, pack_
             d
             for d in [
                 quality.name if quality else "",
-                f"{unit.men} men" if unit.unit_type.kind not in {"vehicle", "transport", "artillery"} else "",
+                (f"{unit.men} man" if unit.men == 1 else f"{unit.men} men")
+                if unit.unit_type.kind not in {"vehicle", "transport", "artillery"}
+                else "",
                 rank.name if rank and rank.key != unit.unit_type.officer_rank else "",
                 ", ".join(o.name + (f" ×{n}" if n > 1 else "") for o, n in unit.chosen_options),
                 f"{unit.hero_points} hero points" if unit.hero_points else "",
