@@ -250,9 +250,6 @@ class UnitType(PackRow):
             models.Index(fields=["army", "position"], name="unittype_army_position"),
         ]
 
-    def model_count(self) -> int:
-        return sum(model.count for model in self.models.all() if model.role not in {"vehicle", "gun"})
-
 
 class UnitModel(models.Model):
     """One line of a unit's composition: how many models of a role, with what."""

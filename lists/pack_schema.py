@@ -166,13 +166,6 @@ class SpecialRule(Strict):
     takes_value: bool = False
 
 
-class TemplateRow(Strict):
-    """One row of a chart a rule uses (the HE template chart, say)."""
-
-    key: Name
-    values: dict[Key, str]
-
-
 class Chart(Strict):
     key: Key
     name: Name

@@ -12,7 +12,6 @@ from lists.models import Roster
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 # Playwright's sync API runs an event loop in this thread; the ORM calls made here are still synchronous.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium (make test installs it)")
 
 
 @pytest.fixture(scope="module")
