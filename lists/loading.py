@@ -204,6 +204,7 @@ def _build_game_data(system: models.GameSystem) -> GameData:
         .select_related("category")
         .prefetch_related(Prefetch("rule_links", queryset=models.WeaponRule.objects.select_related("rule")))
     }
+    by_key = {weapon.key: weapon for weapon in weapons.values()}
     data.weapon_profiles = {
         weapon.key: weapon.profile()
         for weapon in models.Weapon.objects.filter(system=system)
@@ -241,10 +242,16 @@ def _build_game_data(system: models.GameSystem) -> GameData:
                         line["count"],
                         line["role"],
                         line["name"],
-                        tuple(w for w in weapons.values() if w.key in line.get("weapons", [])),
+                        tuple(
+                            by_key[key]
+                            for ref in line.get("weapons", [])
+                            for key, count in [(ref, 1) if isinstance(ref, str) else (ref["weapon"], ref["count"])]
+                            for _ in range(count)
+                        ),
                         line.get("fs"),
                         line.get("morale"),
                         line.get("equipment") or "",
+                        line.get("figures", 1),
                     )
                     for line in option.adds_models
                 ),
@@ -275,10 +282,11 @@ def _build_game_data(system: models.GameSystem) -> GameData:
                     line.count,
                     line.role,
                     line.name,
-                    tuple(weapons[w.id] for w in line.weapons.all()),
+                    tuple(weapons[w.id] for w in line.weapons.all() for _ in range(line.weapon_counts.get(w.key, 1))),
                     line.fs,
                     line.morale,
                     line.equipment,
+                    line.figures,
                 )
                 for line in unit_type.models.all()
             ),
@@ -292,6 +300,7 @@ def _build_game_data(system: models.GameSystem) -> GameData:
             options=options,
             weapon_categories=tuple(unit_type.weapon_categories) if unit_type.weapon_categories is not None else None,
             transport_capacity=unit_type.transport_capacity,
+            capacity_counts=unit_type.capacity_counts,
             service_start=unit_type.service_start,
             service_end=unit_type.service_end,
             service_period=unit_type.service_period,

@@ -233,6 +233,7 @@ class UnitType(PackRow):
     speed = models.CharField(max_length=40, blank=True)
     constitution = models.IntegerField(null=True, blank=True)
     transport_capacity = models.PositiveIntegerField(null=True, blank=True)
+    capacity_counts = models.CharField(max_length=20, default="figures")  # or vehicles-and-guns
     carries = models.CharField(max_length=200, blank=True)
     service_start = models.PositiveSmallIntegerField(null=True, blank=True)
     service_end = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -261,7 +262,9 @@ class UnitModel(models.Model):
     fs = models.PositiveSmallIntegerField(null=True, blank=True)
     morale = models.PositiveSmallIntegerField(null=True, blank=True)
     equipment = models.CharField(max_length=200, blank=True)
+    figures = models.PositiveSmallIntegerField(default=1)  # figures per model: a "Team of 2" is 2
     weapons = models.ManyToManyField(Weapon, blank=True, related_name="carried_by")
+    weapon_counts = models.JSONField(default=dict, blank=True)  # weapon key -> how many, where more than one
     position = models.PositiveSmallIntegerField(default=0)
 
     class Meta:

@@ -119,6 +119,18 @@ class HeroPoints(Strict):
     max_per_hero: int | None = Field(default=None, ge=1)
 
 
+class RideRule(Strict):
+    """Units of some categories may ride on carriers that have no capacity of their own.
+
+    Action All Fronts 11.5: infantry squads and platoon HQs ride on tanks, one squad per tank.
+    """
+
+    rule: Key
+    carriers: list[Key] = Field(min_length=1)  # unit categories carrying
+    passengers: list[Key] = Field(min_length=1)  # unit categories carried
+    units_per_carrier: int = Field(default=1, ge=1)
+
+
 class PeriodCost(Strict):
     """How a unit's cost changes when used outside its own period.
 
@@ -146,6 +158,7 @@ class System(Strict):
     settings: list[SettingDefinition] = []
     hero_points: list[HeroPoints] = []
     period_costs: PeriodCost | None = None
+    rides: list[RideRule] = []
     unit_size_label: Name = "men"
     distance_unit: str = '"'  # printed after ranges; empty where the game leaves the unit to the players
     # Crews of these qualities gain nothing from a spotter (a warning, not an error).
@@ -288,14 +301,27 @@ class Capacity(Strict):
     source: SourceRef
 
 
+class WeaponCount(Strict):
+    """A weapon a model carries more than once ("2x hull MG")."""
+
+    weapon: Key
+    count: int = Field(ge=1)
+
+
 class ModelEntry(Strict):
     count: int = Field(ge=0)
     role: Literal["officer", "nco", "soldier", "crew", "loader", "spotter", "vehicle", "gun", "team", "hero"]
     name: Name
+    # Figures on the table per model listed: a "Team of 2" is one entry of two figures.
+    figures: int = Field(default=1, ge=1)
     fs: int | None = Field(default=None, ge=0, le=10)
     morale: int | None = Field(default=None, ge=0, le=12)
     equipment: Name | None = None
-    weapons: list[Key] = []
+    weapons: list[Key | WeaponCount] = []
+
+    def weapon_counts(self) -> list[tuple[str, int]]:
+        """(weapon key, how many) for every weapon the model carries."""
+        return [(w.weapon, w.count) if isinstance(w, WeaponCount) else (w, 1) for w in self.weapons]
 
 
 class Armour(Strict):
@@ -362,6 +388,10 @@ class Unit(Strict):
     speed: Name | None = None
     constitution: int | None = None
     transport_capacity: int | None = Field(default=None, ge=0)
+    # Or the capacity of a row of the pack's capacities table (Heroes All: other-tanks).
+    capacity_from: Key | None = None
+    # What the capacity counts: figures (men and gun crews) or vehicles and guns (the LCT-4).
+    capacity_counts: Literal["figures", "vehicles-and-guns"] = "figures"
     carries: Name | None = None
     service: Service | None = None
     rules: list[Key] = []
@@ -376,6 +406,8 @@ class Unit(Strict):
         duplicates = sorted({key for key in keys if keys.count(key) > 1})
         if duplicates:
             raise ValueError(f"option keys must be unique within a unit: {', '.join(duplicates)}")
+        if self.transport_capacity is not None and self.capacity_from is not None:
+            raise ValueError("give transport_capacity or capacity_from, not both")
         return self
 
 
@@ -402,6 +434,7 @@ class CountTerm(Strict):
 class Limit(Strict):
     base: int = 0
     per: list[CountTerm] = []
+    at_least: int = 0  # the limit never falls below this (the squad an army starts with)
 
 
 class Slot(Strict):

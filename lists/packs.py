@@ -25,7 +25,7 @@ from lists.pack_schema import LIST_SECTIONS, PackFile, System, WeaponRuleRef
 MAX_PACK_FILE_BYTES = 5_000_000
 # Part of every content hash: bump it when the loader writes rows differently,
 # so that the next loadpacks rewrites packs whose YAML did not change.
-LOADER_VERSION = b"1"
+LOADER_VERSION = b"2"
 
 
 @dataclass(frozen=True)
@@ -184,6 +184,10 @@ def check_references(pack: Pack, known_systems: set[str]) -> list[PackError]:
         need(system_located, f".rule_roles.{role}", rule_key, "rules", "rule")
     if system.extends is not None and system.extends not in known_systems:
         error(system_located, ".extends", f"unknown game system {system.extends!r}")
+    for r_index, ride in enumerate(system.rides):
+        need(system_located, f".rides.{r_index}.rule", ride.rule, "rules", "rule")
+        for category in [*ride.carriers, *ride.passengers]:
+            need(system_located, f".rides.{r_index}", category, "unit_categories", "unit category")
     if system.period_costs is not None:
         for index, category in enumerate(system.period_costs.applies_to):
             need(system_located, f".period_costs.applies_to.{index}", category, "unit_categories", "unit category")
@@ -236,7 +240,7 @@ def check_references(pack: Pack, known_systems: set[str]) -> list[PackError]:
 
     def check_models(located: Located, path: str, entries) -> None:
         for m_index, entry in enumerate(entries):
-            for w_index, weapon_key in enumerate(entry.weapons):
+            for w_index, (weapon_key, _) in enumerate(entry.weapon_counts()):
                 need(located, f"{path}.{m_index}.weapons.{w_index}", weapon_key, "weapons", "weapon")
 
     def check_service(located: Located, path: str, service) -> None:
@@ -253,6 +257,7 @@ def check_references(pack: Pack, known_systems: set[str]) -> list[PackError]:
             need(located, ".armour.damage_value", unit.armour.damage_value, "damage_values", "damage value")
         check_models(located, ".composition", unit.composition)
         check_service(located, ".service", unit.service)
+        need(located, ".capacity_from", unit.capacity_from, "capacities", "capacity")
         for index, rank in enumerate(unit.officer_ranks):
             need(located, f".officer_ranks.{index}", rank, "officer_ranks", "officer rank")
         for index, cost in enumerate(unit.qualities):
@@ -572,6 +577,7 @@ def write_pack(pack: Pack) -> LoadReport:
         obj.rules.set([rules[(key,)] for key in army.rules])
         obj.borrows_from.set([armies[(key,)] for key in army.borrows_from])
 
+    capacities = {row.key: row.capacity for row in pack.items("capacities")}
     units = _sync(
         models.UnitType,
         scope,
@@ -592,7 +598,8 @@ def write_pack(pack: Pack) -> LoadReport:
                 "armour": _dump(u.armour),
                 "speed": u.speed or "",
                 "constitution": u.constitution,
-                "transport_capacity": u.transport_capacity,
+                "transport_capacity": u.transport_capacity if u.capacity_from is None else capacities[u.capacity_from],
+                "capacity_counts": u.capacity_counts,
                 "carries": u.carries or "",
                 **_service_fields(u.service),
                 "service_note": (u.service.note or "") if u.service else "",
@@ -623,9 +630,11 @@ def write_pack(pack: Pack) -> LoadReport:
                         fs=entry.fs,
                         morale=entry.morale,
                         equipment=entry.equipment or "",
+                        figures=entry.figures,
+                        weapon_counts={key: count for key, count in entry.weapon_counts() if count > 1},
                         position=index,
                     ),
-                    entry.weapons,
+                    [key for key, _ in entry.weapon_counts()],
                 )
             )
         for cost in unit.qualities:

@@ -36,8 +36,9 @@ from lists.roster_files import (
     resolve,
     save_new_roster,
 )
+from lists.rules.transport import transport_candidates
 from lists.sharing import hash_secret, new_edit_secret, new_share_id, roster_for_edit, roster_for_share
-from lists.snapshot import RosterSnapshot
+from lists.snapshot import RosterSnapshot, UnitChoice
 from lists.verdict import Verdict, judge
 
 
@@ -194,11 +195,6 @@ def _unit_rows(
     snapshot: RosterSnapshot, verdict: Verdict, units: list[models.RosterUnit], data: GameData
 ) -> list[dict]:
     rows = []
-    carriers = [
-        (row.id, choice.label)
-        for row, choice in zip(units, snapshot.units, strict=True)
-        if choice.unit_type.transport_capacity is not None
-    ]
     for row, choice, points in zip(units, snapshot.units, verdict.unit_points, strict=True):
         unit_type = choice.unit_type
         ranks = [r for r in (unit_type.officer_rank, *unit_type.officer_ranks) if r]
@@ -215,12 +211,20 @@ def _unit_rows(
                     for option in unit_type.options.values()
                     if not option.armies or snapshot.army_key in option.armies or option.key in choice.options
                 ],
-                "carriers": [(carrier_id, label) for carrier_id, label in carriers if carrier_id != row.id],
+                "carriers": _carriers(snapshot, choice, units),
                 "transport_id": row.transport_id,
                 "heroes": bool(data.system.config.get("hero_points")),
             }
         )
     return rows
+
+
+def _carriers(snapshot: RosterSnapshot, choice: UnitChoice, units: list[models.RosterUnit]) -> list[tuple[int, str]]:
+    """The carriers the transport rule allows, and the one chosen even where it does not (a finding says why)."""
+    allowed = {carrier.index for carrier in transport_candidates(snapshot, choice)}
+    if choice.transport is not None:
+        allowed.add(choice.transport)
+    return [(units[carrier.index].id, carrier.label) for carrier in snapshot.units if carrier.index in allowed]
 
 
 def _unit_picker(data: GameData, army_id: int) -> list[tuple[str, list[tuple[int, str]]]]:

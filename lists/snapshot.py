@@ -8,7 +8,7 @@ snapshots from the database with a fixed number of queries.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 
@@ -29,8 +29,16 @@ class WeaponInfo:
     rules: frozenset[str] = frozenset()
 
 
+NOT_MEN = frozenset({"vehicle", "gun"})
+
+
 @dataclass(frozen=True)
 class ModelLine:
+    """One line of a unit as its source prints it: `count` models, each of `figures` figures.
+
+    `weapons` is what one model carries, a weapon appearing as often as the model has it.
+    """
+
     count: int
     role: str
     name: str
@@ -38,6 +46,15 @@ class ModelLine:
     fs: int | None = None
     morale: int | None = None
     equipment: str = ""
+    figures: int = 1
+
+    @property
+    def men(self) -> int:
+        """Figures of men on the table: the one count of figures every rule uses."""
+        return 0 if self.role in NOT_MEN else self.count * self.figures
+
+    def resized(self, count: int) -> ModelLine:
+        return replace(self, count=count)
 
 
 @dataclass(frozen=True)
@@ -92,10 +109,12 @@ class UnitTypeInfo:
     speed: str = ""
     constitution: int | None = None
 
+    capacity_counts: str = "figures"  # or "vehicles-and-guns"
+
     @cached_property
     def base_size(self) -> int:
-        """Men in the unit as listed (vehicles and guns are not men)."""
-        return sum(line.count for line in self.composition if line.role not in {"vehicle", "gun"})
+        """Figures of men in the unit as listed (vehicles and guns are not men)."""
+        return sum(line.men for line in self.composition)
 
 
 @dataclass(frozen=True)
@@ -183,14 +202,8 @@ class UnitChoice:
 
     @property
     def men(self) -> int:
-        extra = sum(
-            line.count * count
-            for key, count in self.options.items()
-            if (option := self.unit_type.options.get(key))
-            for line in option.adds_models
-            if line.role not in {"vehicle", "gun"}
-        )
-        return (self.size if self.size is not None else self.unit_type.base_size) + extra
+        """Figures of men in the unit as fielded: its model lines, resized and with what options add."""
+        return sum(line.men for line in self.models())
 
     @property
     def chosen_options(self) -> list[tuple[OptionInfo, int]]:
@@ -212,25 +225,13 @@ class UnitChoice:
         change = 0 if self.size is None else self.size - self.unit_type.base_size
         if change:
             # Men are added to (or taken from) the rank and file: the first soldier line, else the last line of men.
-            men = [i for i, line in enumerate(lines) if line.role not in {"vehicle", "gun"}]
+            men = [i for i, line in enumerate(lines) if line.men]
             soldiers = [i for i in men if lines[i].role == "soldier"]
-            if soldiers or men:
-                i = (soldiers or men)[0] if soldiers else men[-1]
-                line = lines[i]
-                lines[i] = ModelLine(
-                    max(0, line.count + change),
-                    line.role,
-                    line.name,
-                    line.weapons,
-                    line.fs,
-                    line.morale,
-                    line.equipment,
-                )
+            if men:
+                i = soldiers[0] if soldiers else men[-1]
+                lines[i] = lines[i].resized(max(0, lines[i].count + change // lines[i].figures))
         for option, count in self.chosen_options:
-            lines.extend(
-                ModelLine(line.count * count, line.role, line.name, line.weapons, line.fs, line.morale, line.equipment)
-                for line in option.adds_models
-            )
+            lines.extend(line.resized(line.count * count) for line in option.adds_models)
         return lines
 
     def weapons(self) -> list[WeaponInfo]:

@@ -172,6 +172,9 @@ def roster(*units, organisation=None, **extra) -> RosterSnapshot:
             choices.append(item)
         else:
             choices.append(UnitChoice(index=index, label=f"{item.name} {index + 1}", unit_type=item))
+    if "year" not in extra and "period" not in extra:
+        # The test game has war periods: a roster with none gets period.missing, so tests about other rules set one.
+        extra["period"] = "late"
     return RosterSnapshot(
         system=extra.pop("system", SYSTEM),
         army_key="test",

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from lists import models
+from lists.loading import game_data
 from lists.packs import load_all
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -512,8 +513,33 @@ def test_unit_points(game):
         assert (obj.army.key, obj.name, obj.category.key, obj.points) == (army, name, category, points), key
 
 
+# 25.1 AFV: every tank has a hull MG unless its entry says otherwise; these entries name none
+# and say nothing otherwise ("(hull)" places a gun, it does not remove the MG).
+IMPLIED_HULL_MG = {
+    "british-crusader-iii",
+    "british-matilda-ii",
+    "british-sherman-firefly",
+    "british-valentine-iii",
+    "british-churchill-i",
+    "french-1940-r35",
+    "french-1940-souma-35",
+    "french-1940-amc35",
+    "german-pz-ii",
+    "german-pz-ivc",
+    "italian-cv33",
+    "russian-bt-7",
+    "russian-t70",
+    "russian-su-85",
+    "russian-su122",
+    "russian-isu122",
+    "russian-su-152",
+}
+
+
 def test_afvs(game):
     for key, (name, fs, morale, equipment, armour, speed, points, date, weapons) in AFVS.items():
+        if key in IMPLIED_HULL_MG:
+            weapons = weapons | {"hull-turret-mg"}
         obj = unit(game, key)
         assert obj.name == name, key
         assert obj.category.key == "afv", key
@@ -572,7 +598,9 @@ def test_compositions(game):
     engineers = unit(game, "general-engineer-team")
     [men] = engineers.models.all()
     assert (men.count, men.fs, men.morale) == (4, 3, 7)
-    assert unit(game, "british-platoon-hq-up-to-1944").service_end == 1943
+    # "Platoon HQ up to 1944" is read as including 1944 (errata: one reading of "up to" everywhere).
+    assert unit(game, "british-platoon-hq-up-to-1944").service_end == 1944
+    assert unit(game, "german-infantry-squad-up-to-1943").service_end == 1943
     assert unit(game, "british-platoon-hq-1944").service_start == 1944
 
 
@@ -620,7 +648,7 @@ def test_other_options(game):
 
 def test_transport(game):
     truck, jeep = unit(game, "general-truck"), unit(game, "general-jeep")
-    assert (truck.speed, truck.constitution, truck.carries, truck.transport_capacity) == ("12", 5, "Carries squad.", 15)
+    assert (truck.speed, truck.constitution, truck.carries, truck.transport_capacity) == ("12", 5, "Carries squad.", 16)
     assert (jeep.speed, jeep.constitution, jeep.carries, jeep.transport_capacity) == (
         "12",
         5,
@@ -630,6 +658,21 @@ def test_transport(game):
     assert [m.morale for m in truck.models.all()] == [7]
     assert unit(game, "general-bicycle").points_note == "+2 per soldier mounted"
     assert unit(game, "general-horse").speed == "12"
+
+
+def test_truck_capacity_is_the_largest_squad_and_a_gun_crew_11_1(game):
+    """11.1: a truck carries a full squad and a towed gun's crew. The largest squads are the
+    Japanese and French ones, 1 NCO + 9 soldiers + an LMG team of 2 (4.4) = 12 figures; the largest
+    gun crew is 4 (6pdr, 50mm, 75mm, 47mm): 16."""
+    data = game_data(game)
+    squads = [info for info in data.unit_types.values() if info.category == "infantry-squad"]
+    largest = max(info.base_size for info in squads)
+    assert largest == 12
+    assert {info.key for info in squads if info.base_size == 12} == {
+        "japanese-rifle-squad",
+        "french-1940-infantry-squad",
+    }
+    assert unit(game, "general-truck").transport_capacity == largest + 4
 
 
 def test_artillery_support_notes(game):
@@ -651,9 +694,11 @@ def test_organisation_slots(game):
     assert organisation.name == "Action All Fronts company"
     slots = {slot["key"]: slot for slot in organisation.slots}
     assert slots["infantry-squads"]["min"] == 1
+    # 25 / 29: up to three squads per platoon command; the starting squad needs none.
     assert slots["infantry-squads"]["max"] == {
-        "base": 1,
+        "base": 0,
         "per": [{"categories": ["platoon-hq"], "each": 3, "if_any": None}],
+        "at_least": 1,
     }
     assert slots["platoon-hqs"]["max"]["per"] == [{"categories": ["infantry-squad"], "each": 1, "if_any": None}]
     assert slots["platoon-support"]["max"]["per"] == [{"categories": ["platoon-hq"], "each": 1, "if_any": None}]

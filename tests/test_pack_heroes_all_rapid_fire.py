@@ -150,7 +150,8 @@ CARDS = {
     "piat": ("PIAT", "british", 10, 1, "", None, None, "", ["piat"]),
     "infantry-landing-craft": ("Infantry Landing Craft", "generic", 5, 0, "5", None, 14, "", []),
     "lct-4": ("LCT-4", "generic", 25, 0, "5", "Light", 5, "vehicles/guns", []),
-    "panzer-iv-early": ("Panzer IV (Early)", "german", 10, 4, "5/3", "Medium", None, "", ["75mm-l24", "tmg"]),
+    # Carriage capacity table: "Other tanks (all others)" 6 (the Panzer IV is no light tank).
+    "panzer-iv-early": ("Panzer IV (Early)", "german", 10, 4, "5/3", "Medium", 6, "", ["75mm-l24", "tmg"]),
     "panzerschrecke": ("Panzerschrecke", "german", 10, 2, "", None, None, "", ["pzschreck"]),
 }
 

@@ -201,7 +201,7 @@ def test_riding_in_a_unit_that_is_no_transport_is_refused():
     squad = choice(SQUAD, transport=1)
     other = unit_type("other-squad", "Other Squad", composition=[ModelLine(5, "soldier", "Man", ())])
 
-    assert codes(check_roster(roster(squad, other))) == ["transport.capacity"]
+    assert codes(check_roster(roster(squad, other))) == ["transport.not_allowed"]
 
 
 def test_order_dice_within_the_tournament_limit_are_legal():

@@ -31,7 +31,7 @@ def limit_value(limit: int | dict | None, counts: dict[str, int]) -> float | Non
         total += term.get("each", 1) * present
         if present and term.get("if_any"):
             total += term["if_any"]
-    return total
+    return max(total, limit.get("at_least", 0))
 
 
 def describe_limit(limit: int | dict, names: dict[str, str]) -> str:
@@ -45,7 +45,8 @@ def describe_limit(limit: int | dict, names: dict[str, str]) -> str:
         parts.append(f"one per {round(1 / each)} {what}" if 0 < each < 1 else f"{each:g} per {what}")
         if term.get("if_any"):
             parts.append(f"{term['if_any']} once you have any {what}")
-    return " plus ".join(parts) or "0"
+    text = " plus ".join(parts) or "0"
+    return f"{text}, at least {limit['at_least']}" if limit.get("at_least") else text
 
 
 def unit_weight(roster: RosterSnapshot, slot: SlotInfo, unit: UnitChoice) -> float:

@@ -20,6 +20,23 @@ def period_findings(roster: RosterSnapshot) -> list[Finding]:
     year = roster.year
     period_names = {period["key"]: period["name"] for period in roster.system.periods}
     game_period = roster.game_period
+    if period_names and game_period is None:
+        # Without a period, period costs and service dates cannot be applied: say so rather than skip them.
+        findings.append(
+            error(
+                "period.missing",
+                (
+                    f"{year} falls in no war period of {roster.system.name}"
+                    if year
+                    else "The roster has no year or war period"
+                )
+                + "; costs and service dates that depend on it cannot be checked.",
+                f"Set the roster's year or choose a period: {', '.join(period_names.values())}.",
+                "periods",
+                None,
+                "War periods",
+            )
+        )
     for unit in roster.units:
         unit_type = unit.unit_type
         # Where the game prices a category by war period, that table (not the dates) says what may be used.

@@ -12,7 +12,7 @@ def spotter_findings(roster: RosterSnapshot) -> list[Finding]:
     useless_with = set(roster.system.config.get("spotter_no_benefit_qualities") or [])
     findings: list[Finding] = []
     for unit in roster.units:
-        spotters = sum(line.count for line in unit.models() if line.role == "spotter")
+        spotters = sum(line.men for line in unit.models() if line.role == "spotter")
         if not spotters:
             continue
         if not any(indirect in weapon.rules for weapon in unit.weapons()):

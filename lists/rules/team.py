@@ -26,7 +26,7 @@ def team_findings(roster: RosterSnapshot) -> list[Finding]:
         if unit.unit_type.category_kind == "infantry":
             # Each team weapon takes a second man as loader: anyone but the NCO or officer.
             lines = unit.models()
-            leaders = sum(line.count for line in lines if line.role in LEADER_ROLES)
+            leaders = sum(line.men for line in lines if line.role in LEADER_ROLES)
             spare = unit.men - leaders - len(team_weapons)
             if spare < len(team_weapons):
                 findings.append(
@@ -41,7 +41,7 @@ def team_findings(roster: RosterSnapshot) -> list[Finding]:
                     )
                 )
         else:
-            crew = sum(line.count for line in unit.models() if line.role not in {"vehicle", "gun", "spotter"})
+            crew = sum(line.men for line in unit.models() if line.role != "spotter")
             if unit.unit_type.kind not in {"vehicle", "transport", "aircraft", "boat"} and crew < 2:
                 findings.append(
                     error(
