@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -180,7 +181,9 @@ def unit_blocks(roster: RosterSnapshot, data: GameData, unit: UnitChoice) -> lis
 
     models = []
     for line in unit.models():
-        gear = line.equipment or ", ".join(dict.fromkeys(w.name for w in line.weapons))
+        gear = line.equipment or ", ".join(
+            f"{times}× {name}" if times > 1 else name for name, times in Counter(w.name for w in line.weapons).items()
+        )
         figures = " ".join(
             part
             for part in [
@@ -230,6 +233,11 @@ def _weapon_blocks(unit: UnitChoice, data: GameData, columns: list[dict]) -> lis
     names = {weapon.key: weapon.name for weapon in unit.weapons()}
     if not names or not columns:
         return []
+    # A model carrying a weapon more than once (2x hull MG) shows how many.
+    most = Counter()
+    for line in unit.models():
+        most |= Counter(weapon.key for weapon in line.weapons)
+    names = {key: f"{most[key]}× {name}" if most[key] > 1 else name for key, name in names.items()}
     profiles = {key: dict(data.weapon_profiles.get(key, [])) for key in names}
     shown = [c["label"] for c in columns if c["field"] != "notes" and any(profiles[k].get(c["label"]) for k in names)]
     notes_label = next((c["label"] for c in columns if c["field"] == "notes"), None)
