@@ -216,12 +216,15 @@ def unit(request: HttpRequest, system_key: str, unit_key: str) -> JsonResponse:
             "composition": [
                 {
                     "count": m.count,
+                    "figures": m.figures,
                     "role": m.role,
                     "name": m.name,
                     "fs": m.fs,
                     "morale": m.morale,
                     "equipment": m.equipment or None,
-                    "weapons": [weapon_dict(system, w) for w in m.weapons.all()],
+                    "weapons": [
+                        {**weapon_dict(system, w), "count": m.weapon_counts.get(w.key, 1)} for w in m.weapons.all()
+                    ],
                 }
                 for m in unit.models.all()
             ],
@@ -246,6 +249,7 @@ def unit(request: HttpRequest, system_key: str, unit_key: str) -> JsonResponse:
             "armour": unit.armour,
             "speed": unit.speed or None,
             "transport_capacity": unit.transport_capacity,
+            "capacity_counts": unit.capacity_counts,
             "service": {"start": unit.service_start, "end": unit.service_end, "period": unit.service_period or None},
             "rules": [_rule_ref(system, rule) for rule in unit.rules.all()],
             "notes": unit.notes,

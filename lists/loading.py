@@ -264,6 +264,7 @@ def _build_game_data(system: models.GameSystem) -> GameData:
                 period_points=option.period_points,
                 percent=option.percent,
                 armies=tuple(option.armies),
+                crew=option.crew,
             )
         data.unit_types[unit_type.id] = UnitTypeInfo(
             key=unit_type.key,

@@ -75,6 +75,7 @@ class OptionInfo:
     period_points: dict[str, int] = field(default_factory=dict)
     percent: int = 0
     armies: tuple[str, ...] = ()
+    crew: int | None = None  # the unit's crew with this option (a bigger gun's crew of 4)
 
 
 @dataclass(frozen=True)
@@ -231,6 +232,11 @@ class UnitChoice:
                 i = soldiers[0] if soldiers else men[-1]
                 lines[i] = lines[i].resized(max(0, lines[i].count + change // lines[i].figures))
         for option, count in self.chosen_options:
+            crew = [i for i, line in enumerate(lines) if line.role == "crew"]
+            if option.crew is not None and crew:
+                # The option sets the whole crew: the first crew line takes what the others do not.
+                others = sum(lines[i].men for i in crew[1:])
+                lines[crew[0]] = lines[crew[0]].resized(max(0, option.crew - others))
             lines.extend(line.resized(line.count * count) for line in option.adds_models)
         return lines
 

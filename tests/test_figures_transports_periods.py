@@ -66,6 +66,26 @@ def test_squads_count_every_figure_the_army_list_prints(army, squad, figures):
     assert snapshot.units[0].men == figures
 
 
+@pytest.mark.parametrize(
+    ("army", "unit", "gun", "figures"),
+    [
+        # German Anti-tank gun: "Both 50mm and 75mm have crew of 4 not crew of 3."
+        ("german", "Anti-tank gun", "37mm", 3),
+        ("german", "Anti-tank gun", "50mm", 4),
+        # British Anti-tank gun section: two guns; "6pdr and 17pdr have crew of 4 not crew of 3 per gun".
+        ("british", "Anti-tank gun section", "2pdr", 6),
+        ("british", "Anti-tank gun section", "6pdr", 8),
+        # Japanese Anti-tank gun: "47mm gun has crew of 4, not 3."
+        ("japanese", "Anti-tank gun", "gun-47mm", 4),
+    ],
+)
+def test_a_bigger_gun_brings_its_bigger_crew_army_lists(army, unit, gun, figures):
+    """The gun chosen sets the crew the army list gives it."""
+    snapshot = aaf(army, f"{{unit: {unit}, options: [{gun}]}}")
+    assert snapshot.units[0].men == figures
+    assert sum(line.count for line in snapshot.units[0].models() if line.role == "crew") == figures
+
+
 def test_bicycles_for_the_whole_japanese_squad_are_legal_japanese_cavalry():
     """Japanese Cavalry + General Transport Vehicles: +2 per figure, all 12 figures of the squad."""
     snapshot = aaf("japanese", "{unit: Rifle Squad, options: [{option: bicycles, count: 12}]}")
@@ -275,3 +295,16 @@ def test_the_editor_offers_only_the_transports_the_rule_allows(client):
     assert len(selects) == 1
     offered = re.findall(r'<option value="(\d+)"', selects[0])
     assert offered == [str(ids["Tank"]), str(ids["Lorry"])]
+
+
+def test_the_api_gives_figures_per_model_and_weapons_carried_twice(client):
+    """British Rifle Squad: '1 LMG team' of two figures (4.4); M13/40: '47mm, 2x hull MG'."""
+    squad = client.get("/api/games/action-all-fronts/units/british-rifle-squad/").json()
+    assert [(m["count"], m["name"], m["figures"]) for m in squad["composition"]] == [
+        (1, "NCO", 1),
+        (5, "Soldier", 1),
+        (1, "LMG team", 2),
+    ]
+    tank = client.get("/api/games/action-all-fronts/units/italian-m13-40/").json()
+    [vehicle] = tank["composition"]
+    assert sorted((w["name"], w["count"]) for w in vehicle["weapons"]) == [("47mm", 1), ("Hull/turret MG", 2)]
