@@ -66,7 +66,27 @@ def test_adding_units_without_javascript_redirects_back_to_the_editor(client, ed
     assert RosterUnit.objects.get().unit_type.key == "lieutenant"
 
 
+def set_year(client, edit_url: str, year: int) -> None:
+    """Set the roster's year through the settings form, as a player would."""
+    page = client.get(edit_url).content.decode()
+    roster = Roster.objects.get()
+    fields = {"version": version(page), "name": roster.name, "points_limit": roster.points_limit, "year": year}
+    if roster.organisation_id:
+        fields["organisation"] = roster.organisation_id
+    assert client.post(f"{edit_url}settings/", fields).status_code == 302
+
+
+def test_a_roster_of_a_game_with_war_periods_asks_for_one(client, edit_url):
+    html = client.get(edit_url).content.decode()
+    assert "The roster has no year or war period" in html
+
+    set_year(client, edit_url, 1944)
+    html = client.get(edit_url).content.decode()
+    assert "no year or war period" not in html
+
+
 def test_a_finding_appears_and_disappears_as_the_roster_changes(client, edit_url):
+    set_year(client, edit_url, 1944)  # the test game has war periods (else period.missing)
     add(client, edit_url, "lieutenant")
     response = add(client, edit_url, "rifle-squad", htmx=True)
 

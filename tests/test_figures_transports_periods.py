@@ -158,32 +158,28 @@ def test_units_that_cannot_be_carried_are_offered_no_transport():
     assert transport_candidates(snapshot, tank) == []
 
 
+def aboard(carrier: str, passenger: str, how_many: int):
+    """A German Heroes All force: `how_many` of one card riding in one carrier."""
+    return roster(
+        "heroes-all", "german", *[f"{{unit: {passenger}, transport: {carrier}}}"] * how_many, f"{{unit: {carrier}}}"
+    )
+
+
 def test_a_tank_carries_six_figures_heroes_all_carriage_capacity():
     """Carriage capacity: 'Other tanks (all others)' 6; four Panzerschrecke teams of 2 crew are 8."""
-    three = roster(
-        "heroes-all",
-        "german",
-        *["{unit: Panzerschrecke, transport: Panzer IV (Early)}"] * 3,
-        "{unit: Panzer IV (Early)}",
-    )
-    assert "transport.capacity" not in codes(three)
-    four = roster(
-        "heroes-all",
-        "german",
-        *["{unit: Panzerschrecke, transport: Panzer IV (Early)}"] * 4,
-        "{unit: Panzer IV (Early)}",
-    )
+    assert "transport.capacity" not in codes(aboard("Panzer IV (Early)", "Panzerschrecke", 3))
+    four = aboard("Panzer IV (Early)", "Panzerschrecke", 4)
     assert "transport.capacity" in codes(four)
     assert any("carries 8 men; it has room for 6" in message for message in messages(four))
 
 
 def test_the_lct_4_counts_vehicles_and_guns_not_crews_heroes_all_lct_4_card():
     """LCT-4 card: 'Capacity 5 vehicles/guns'. Five Panzer IVs (4 crew each) fit; a sixth does not."""
-    five = roster("heroes-all", "german", *["{unit: Panzer IV (Early), transport: LCT-4}"] * 5, "{unit: LCT-4}")
+    five = aboard("LCT-4", "Panzer IV (Early)", 5)
     assert "transport.capacity" not in codes(five) and "transport.not_allowed" not in codes(five)
-    six = roster("heroes-all", "german", *["{unit: Panzer IV (Early), transport: LCT-4}"] * 6, "{unit: LCT-4}")
+    six = aboard("LCT-4", "Panzer IV (Early)", 6)
     assert any("carries 6 vehicles and guns; it has room for 5" in message for message in messages(six))
-    team = roster("heroes-all", "german", "{unit: Panzerschrecke, transport: LCT-4}", "{unit: LCT-4}")
+    team = aboard("LCT-4", "Panzerschrecke", 1)
     assert codes(team).count("transport.not_allowed") == 1
 
 
