@@ -238,6 +238,7 @@ def unit(request: HttpRequest, system_key: str, unit_key: str) -> JsonResponse:
                     "per": o.per,
                     "max": o.max,
                     "percent": o.percent or None,
+                    "copies_unit": o.copies_unit,
                     "service_start": o.service_start,
                     "weapons": [_url("weapon", system.key, w.key) for w in o.weapons.all()],
                     "armies": o.armies,

@@ -538,7 +538,6 @@ def list_context(roster: RosterSnapshot, data: GameData, verdict: Verdict, pack_
         "rows": rows,
         "pack_versions": pack_versions,
         "fingerprint": fingerprint(roster, data),
-        "show_dice": bool(roster.system.config.get("order_dice")),
     }
 
 
@@ -558,7 +557,7 @@ def roster_text(roster: RosterSnapshot, data: GameData, verdict: Verdict) -> str
         if row["details"]:
             lines.append(f"       {row['details']}")
     lines.append("")
-    dice = f", {verdict.order_dice} order dice" if context["show_dice"] else ""
+    dice = f", {verdict.order_dice} order dice" if verdict.order_dice is not None else ""
     lines.append(f"Total: {verdict.points}{limit} points{dice}")
     lines.append(
         "Legal" if verdict.valid else f"Not legal: {sum(f.severity == 'error' for f in verdict.findings)} problem(s)"

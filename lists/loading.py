@@ -15,6 +15,8 @@ from django.db.models import Prefetch
 
 from lists import models
 from lists.snapshot import (
+    HouseRuleChoice,
+    HouseRuleInfo,
     ModelLine,
     OptionInfo,
     OrganisationInfo,
@@ -72,7 +74,7 @@ class GameData:
         settings: dict,
         organisation_id: int | None,
         units: list[UnitRow],
-        house_rules: list[models.SpecialRule],
+        house_rules: list[HouseRuleRow],
     ) -> RosterSnapshot:
         """A roster in memory, from ids: what pricing and the rule checks work on."""
         army = self.armies[army_id]
@@ -101,7 +103,7 @@ class GameData:
             settings=settings,
             organisation=self.organisations.get(organisation_id),
             units=choices,
-            house_rules=[RuleInfo(rule.key, rule.name, rule.summary, rule.points) for rule in house_rules],
+            house_rules=[HouseRuleChoice(house_rule_info(row.rule), row.count, row.unit) for row in house_rules],
         )
 
     def available_units(self, army_id: int) -> list[tuple[ArmyInfo, int]]:
@@ -133,6 +135,35 @@ class UnitRow:
     options: dict[int, int]  # UnitOption id -> count
     transport: int | None  # position of the carrying unit in the roster
     hero_points: int
+
+
+@dataclass
+class HouseRuleRow:
+    """A house rule bought, as saved or as read from a file; `unit` is the roster position it is bought for."""
+
+    rule: models.SpecialRule
+    count: int = 1
+    unit: int | None = None
+
+
+def house_rule_info(rule: models.SpecialRule) -> HouseRuleInfo:
+    """A priced house rule in memory, with how it is bought (its system must be loaded with it)."""
+    purchase = rule.purchase or {}
+    return HouseRuleInfo(
+        key=rule.key,
+        name=rule.name,
+        points=rule.points or 0,
+        bought_for=purchase.get("bought_for", "roster"),
+        per_role=purchase.get("per_role"),
+        max=purchase.get("max"),
+        any_of=tuple(purchase.get("any_of", [])),
+        pack=rule.system.short_name,
+    )
+
+
+def priced_house_rules():
+    """Every priced house rule of every overlay pack, with its pack."""
+    return models.SpecialRule.objects.filter(system__kind="overlay", points__isnull=False).select_related("system")
 
 
 @dataclass(frozen=True)
@@ -265,6 +296,7 @@ def _build_game_data(system: models.GameSystem) -> GameData:
                 percent=option.percent,
                 armies=tuple(option.armies),
                 crew=option.crew,
+                copies_unit=option.copies_unit,
             )
         data.unit_types[unit_type.id] = UnitTypeInfo(
             key=unit_type.key,
@@ -375,7 +407,10 @@ def roster_snapshot(roster: models.Roster, units: list[models.RosterUnit] | None
         settings=roster.settings,
         organisation_id=roster.organisation_id,
         units=rows,
-        house_rules=list(roster.house_rules.all()),
+        house_rules=[
+            HouseRuleRow(bought.rule, bought.count, positions.get(bought.unit_id) if bought.unit_id else None)
+            for bought in roster.house_rules.select_related("rule__system")
+        ],
     )
 
 

@@ -69,6 +69,8 @@ class SpecialRule(PackRow):
     points = models.IntegerField(null=True, blank=True)
     points_note = models.CharField(max_length=200, blank=True)
     takes_value = models.BooleanField(default=False)
+    # How a priced house rule is bought (pack_schema.Purchase); empty: once or more per roster.
+    purchase = models.JSONField(default=dict, blank=True)
 
     class Meta(PackRow.Meta):
         pass
@@ -308,6 +310,7 @@ class UnitOption(models.Model):
     period_points = models.JSONField(default=dict)
     percent = models.IntegerField(default=0)
     armies = models.JSONField(default=list, blank=True)  # army keys; empty: any army
+    copies_unit = models.BooleanField(default=False)  # each adds another copy of the unit, at its points
     crew = models.PositiveIntegerField(null=True, blank=True)
     note = models.TextField(blank=True)
     citation = models.JSONField(null=True, blank=True)
@@ -365,7 +368,6 @@ class Roster(models.Model):
     year = models.PositiveSmallIntegerField(null=True, blank=True)
     period = models.CharField(max_length=80, blank=True)
     settings = models.JSONField(default=dict, blank=True)
-    house_rules = models.ManyToManyField(SpecialRule, blank=True, related_name="rosters")
     # Bumped by every edit; an edit made from an older page is refused rather than lost.
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -398,6 +400,28 @@ class RosterUnit(models.Model):
 
     def __str__(self) -> str:
         return self.label or self.unit_type.name
+
+
+class RosterHouseRule(models.Model):
+    """A priced house rule bought for a roster, or for one of its units, `count` times."""
+
+    roster = models.ForeignKey(Roster, on_delete=models.CASCADE, related_name="house_rules")
+    rule = models.ForeignKey(SpecialRule, on_delete=models.PROTECT, related_name="purchases")
+    unit = models.ForeignKey(RosterUnit, null=True, blank=True, on_delete=models.CASCADE, related_name="house_rules")
+    count = models.PositiveSmallIntegerField(default=1)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            # One row per rule and what it is bought for: buying it again raises the count.
+            models.UniqueConstraint(
+                fields=["roster", "rule"], condition=models.Q(unit__isnull=True), name="one_row_per_house_rule"
+            ),
+            models.UniqueConstraint(fields=["roster", "rule", "unit"], name="one_row_per_house_rule_per_unit"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rule} x{self.count}"
 
 
 class RosterUnitOption(models.Model):

@@ -20,6 +20,9 @@ Year = Annotated[int, Field(ge=1900, le=1960)]
 # A range band: inches, "table" (anything on the table) or null where the source prints n/a.
 RangeValue = int | Literal["table"] | None
 
+ModelRole = Literal["officer", "nco", "soldier", "crew", "loader", "spotter", "vehicle", "gun", "team", "hero"]
+CategoryKind = Literal["headquarters", "infantry", "team", "artillery", "vehicle", "transport", "other"]
+
 DICE_EXPRESSION = re.compile(r"^(\d+|\d*D\d+([+-]\d+)?)( per barrel)?$")
 
 
@@ -77,6 +80,8 @@ class RuleRoles(Strict):
     team: Key | None = None
     fixed: Key | None = None
     indirect_fire: Key | None = None
+    # Further rules that let a weapon fire indirectly (Bolt Action's Howitzer).
+    indirect_fire_also: list[Key] = []
     one_shot: Key | None = None
     flamethrower: Key | None = None
     spotter: Key | None = None
@@ -167,6 +172,39 @@ class System(Strict):
     order_dice: bool = False
 
 
+class Condition(Strict):
+    """Where a priced house rule may be bought: every field given must hold.
+
+    Keys name other packs' armies, units and weapons (an overlay serves every
+    game); a condition naming none of a roster's keys simply does not hold there.
+    """
+
+    armies: list[Key] = []  # the roster's army is one of these
+    units: list[Key] = []  # the unit it is bought for is one of these
+    unit_weapons: list[Key] = []  # that unit carries one of these weapons (options included)
+    category_kinds: list[CategoryKind] = []  # the unit's organisation category is of one of these kinds
+    from_year: Year | None = None  # the roster's year, or its period's last year, is this or later
+    # At least as many of one of these house rules are bought too (one radio per plane).
+    with_house_rules: list[Key] = []
+    note: Name | None = None  # the condition as the source words it, for findings
+
+
+class Purchase(Strict):
+    """How a priced house rule is bought: for the roster or for one of its units, and how it is priced."""
+
+    bought_for: Literal["roster", "unit"] = "roster"
+    # Priced once for each model of this role in the unit (APDS: per gun); else once per purchase.
+    per_role: ModelRole | None = None
+    max: int | None = Field(default=None, ge=1)  # per roster, or per unit for unit purchases
+    any_of: list[Condition] = []  # it applies where any of these holds; empty: anywhere
+
+    @model_validator(mode="after")
+    def per_role_needs_a_unit(self) -> Purchase:
+        if self.per_role is not None and self.bought_for != "unit":
+            raise ValueError("per_role prices a house rule by the models of a unit: set bought_for: unit")
+        return self
+
+
 class SpecialRule(Strict):
     key: Key
     name: Name
@@ -177,6 +215,7 @@ class SpecialRule(Strict):
     points_note: Name | None = None
     # A value given with the rule where a weapon names it, e.g. HE (1").
     takes_value: bool = False
+    purchase: Purchase | None = None  # how a priced house rule is bought (default: once or more per roster)
 
 
 class Chart(Strict):
@@ -274,7 +313,7 @@ class UnitCategory(Strict):
 
     key: Key
     name: Name
-    kind: Literal["headquarters", "infantry", "team", "artillery", "vehicle", "transport", "other"]
+    kind: CategoryKind
     summary: Text = ""
 
 
@@ -310,7 +349,7 @@ class WeaponCount(Strict):
 
 class ModelEntry(Strict):
     count: int = Field(ge=0)
-    role: Literal["officer", "nco", "soldier", "crew", "loader", "spotter", "vehicle", "gun", "team", "hero"]
+    role: ModelRole
     name: Name
     # Figures on the table per model listed: a "Team of 2" is one entry of two figures.
     figures: int = Field(default=1, ge=1)
@@ -362,9 +401,17 @@ class Option(Strict):
     periods: dict[Key, int] = {}  # points by game period, where they differ
     percent: int = 0  # a cost change in percent of the unit's cost (Panzer Attack: 20)
     armies: list[Key] = []  # only these armies may take it (empty: any army fielding the unit)
+    # Each one adds another copy of the unit as listed, at its listed points (Russian combined AFVs).
+    copies_unit: bool = False
     crew: int | None = Field(default=None, ge=0)
     note: Text = ""
     citation: Citation | None = None
+
+    @model_validator(mode="after")
+    def a_copy_costs_the_unit(self) -> Option:
+        if self.copies_unit and (self.points or self.per != "unit" or self.adds_models or self.periods):
+            raise ValueError("an option that copies the unit costs the unit's own points: give points 0 and no models")
+        return self
 
 
 class Unit(Strict):

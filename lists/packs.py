@@ -180,8 +180,10 @@ def check_references(pack: Pack, known_systems: set[str]) -> list[PackError]:
     system_located = Located(system, pack.system_file, "system")
     for index, quality in enumerate(system.spotter_no_benefit_qualities):
         need(system_located, f".spotter_no_benefit_qualities.{index}", quality, "qualities", "troop quality")
-    for role, rule_key in system.rule_roles:
-        need(system_located, f".rule_roles.{role}", rule_key, "rules", "rule")
+    for role, rule_keys in system.rule_roles:
+        for index, rule_key in enumerate(rule_keys) if isinstance(rule_keys, list) else [(None, rule_keys)]:
+            where = f".rule_roles.{role}" if index is None else f".rule_roles.{role}.{index}"
+            need(system_located, where, rule_key, "rules", "rule")
     if system.extends is not None and system.extends not in known_systems:
         error(system_located, ".extends", f"unknown game system {system.extends!r}")
     for r_index, ride in enumerate(system.rides):
@@ -212,6 +214,16 @@ def check_references(pack: Pack, known_systems: set[str]) -> list[PackError]:
     ]:
         for located in pack.sections[section]:
             need_source(located, ".source", getattr(located.item, "source", None))
+
+    for located in pack.sections["rules"]:
+        purchase = located.item.purchase
+        if purchase is None:
+            continue
+        if located.item.points is None:
+            error(located, ".purchase", "only a rule with points can be bought")
+        for c_index, condition in enumerate(purchase.any_of):
+            for index, rule_key in enumerate(condition.with_house_rules):
+                need(located, f".purchase.any_of.{c_index}.with_house_rules.{index}", rule_key, "rules", "rule")
 
     rules_taking_values = {rule.key for rule in pack.items("rules") if rule.takes_value}
     for located in pack.sections["weapons"]:
@@ -440,6 +452,7 @@ def write_pack(pack: Pack) -> LoadReport:
                 "points": r.points,
                 "points_note": r.points_note or "",
                 "takes_value": r.takes_value,
+                "purchase": _dump(r.purchase) if r.purchase else {},
             }
             for r in pack.items("rules")
         ],
@@ -709,6 +722,7 @@ def _write_options(pack: Pack, game, units: dict, weapons: dict, ranks: dict) ->
                 "period_points": option.periods,
                 "percent": option.percent,
                 "armies": option.armies,
+                "copies_unit": option.copies_unit,
                 "crew": option.crew,
                 "note": option.note,
                 "citation": _dump(option.citation),

@@ -1,10 +1,14 @@
-"""Points of a unit and of a roster, and the order dice a roster draws."""
+"""Points of a unit, of each house rule bought and of a roster, and the order dice a roster draws.
+
+Every output (pages, JSON, the list PDF, roster.txt) takes its figures from
+here, so its lines always add up to the roster's total.
+"""
 
 from __future__ import annotations
 
 import math
 
-from lists.snapshot import RosterSnapshot, UnitChoice
+from lists.snapshot import HouseRuleChoice, RosterSnapshot, UnitChoice
 
 
 def _round(value: float) -> int:
@@ -54,12 +58,14 @@ def base_points(roster: RosterSnapshot, unit: UnitChoice) -> int:
     price = unit_type.quality_prices.get(unit.quality) if unit.quality else None
     if price is None and unit_type.quality_prices and unit_type.points is None:
         price = next(iter(unit_type.quality_prices.values()))
-    points = price.points if price else (unit_type.points or 0)
+    listed = price.points if price else (unit_type.points or 0)
+    points = listed
     if unit.size is not None and unit.size > unit_type.base_size and price and price.per_extra_model:
         points += (unit.size - unit_type.base_size) * price.per_extra_model
     game_period = roster.game_period
     for option, count in unit.chosen_options:
-        points += option.period_points.get(game_period, option.points) * count
+        each = listed if option.copies_unit else option.period_points.get(game_period, option.points)
+        points += each * count
     return points
 
 
@@ -74,12 +80,33 @@ def unit_points(roster: RosterSnapshot, unit: UnitChoice) -> int:
     return _round(points) + unit.hero_points * hero_point_cost(roster)
 
 
+def house_rule_points(roster: RosterSnapshot, bought: HouseRuleChoice) -> int:
+    """What one bought house rule costs: its points times the count, and per model of a role where it says so.
+
+    APDS is priced per gun: bought for an anti-tank gun section of two guns it costs twice its points.
+    """
+    rule = bought.rule
+    each = 1
+    if rule.per_role is not None:
+        unit = roster.units[bought.unit] if bought.unit is not None else None
+        each = sum(line.count for line in unit.models() if line.role == rule.per_role) if unit else 0
+    return rule.points * bought.count * each
+
+
+def house_rule_lines(roster: RosterSnapshot) -> list[tuple[HouseRuleChoice, int]]:
+    """Each house rule bought with what it costs in this roster: the priced lines of a list."""
+    return [(bought, house_rule_points(roster, bought)) for bought in roster.house_rules]
+
+
 def roster_points(roster: RosterSnapshot) -> int:
+    """The roster's total: every unit and every house rule bought."""
     return sum(unit_points(roster, unit) for unit in roster.units) + sum(
-        rule.points or 0 for rule in roster.house_rules
+        points for _, points in house_rule_lines(roster)
     )
 
 
-def order_dice(roster: RosterSnapshot) -> int:
-    """One die per unit; a spotter is part of its team and needs none of its own."""
+def order_dice(roster: RosterSnapshot) -> int | None:
+    """One die per unit (a spotter is part of its team and needs none); None for a game without order dice."""
+    if not roster.system.uses_order_dice:
+        return None
     return len(roster.units)

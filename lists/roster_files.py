@@ -18,13 +18,15 @@ from django.db import transaction
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from lists import models
-from lists.loading import GameData, UnitRow, game_data
+from lists.loading import GameData, HouseRuleRow, UnitRow, game_data, priced_house_rules
 from lists.snapshot import RosterSnapshot
 
 FORMAT = "armybuilder-roster/1"
 MAX_FILE_BYTES = 512 * 1024
 MAX_DEPTH = 20
 MAX_UNITS = 400
+MAX_HOUSE_RULES = 100
+MAX_COUNT = 100
 
 Label = Annotated[str, StringConstraints(min_length=1, max_length=120, strip_whitespace=True)]
 Ref = Annotated[str, StringConstraints(min_length=1, max_length=200, strip_whitespace=True)]
@@ -37,6 +39,12 @@ class _Input(BaseModel):
 class OptionEntry(_Input):
     option: Ref
     count: int = Field(default=1, ge=0, le=100)
+
+
+class HouseRuleEntry(_Input):
+    house_rule: Ref
+    count: int = Field(default=1, ge=1, le=MAX_COUNT)
+    unit: Label | int | None = None  # the label (or 1-based position) of the unit it is bought for
 
 
 class UnitEntry(_Input):
@@ -60,7 +68,7 @@ class RosterFile(_Input):
     year: int | None = Field(default=None, ge=1900, le=1960)
     period: Ref | None = None
     settings: dict[Ref, bool | int | str | None] = {}
-    house_rules: list[Ref] = []
+    house_rules: list[Ref | HouseRuleEntry] = Field(default=[], max_length=MAX_HOUSE_RULES)
     units: list[UnitEntry] = Field(default=[], max_length=MAX_UNITS)
 
 
@@ -247,7 +255,7 @@ class ResolvedRoster:
     year: int | None
     period: str
     settings: dict
-    house_rules: list[models.SpecialRule]
+    house_rules: list[HouseRuleRow] = field(default_factory=list)
     units: list[UnitRow] = field(default_factory=list)
 
     def snapshot(self) -> RosterSnapshot:
@@ -314,17 +322,6 @@ def resolve(entry: RosterFile) -> ResolvedRoster:
         else:
             settings[key] = value
 
-    house_rules = []
-    if entry.house_rules:
-        priced = models.SpecialRule.objects.filter(system__kind="overlay", points__isnull=False).select_related(
-            "system"
-        )
-        rule_choices = {**{r.key: r for r in priced}, **{r.name: r for r in priced}}
-        for index, ref in enumerate(entry.house_rules):
-            rule = _pick(ref, rule_choices, "house rule", f"house_rules.{index}", problems)
-            if rule is not None:
-                house_rules.append(rule)
-
     unit_choices = {}
     for _, unit_id in data.available_units(army.id):
         unit_choices.setdefault(data.unit_types[unit_id].key, unit_id)
@@ -350,7 +347,6 @@ def resolve(entry: RosterFile) -> ResolvedRoster:
         year=entry.year,
         period=period,
         settings=settings,
-        house_rules=house_rules,
     )
     labels: dict[str, int] = {}
     for index, unit in enumerate(entry.units):
@@ -407,10 +403,7 @@ def resolve(entry: RosterFile) -> ResolvedRoster:
     for index, unit in enumerate(entry.units):
         if unit.transport is None or index >= len(resolved.units):
             continue
-        if isinstance(unit.transport, int):
-            target = unit.transport - 1 if 1 <= unit.transport <= len(entry.units) else None
-        else:
-            target = labels.get(unit.transport)
+        target = _unit_position(unit.transport, labels, len(entry.units))
         if target is None or target == index:
             problems.append(
                 Problem(
@@ -420,9 +413,50 @@ def resolve(entry: RosterFile) -> ResolvedRoster:
             )
         else:
             resolved.units[index].transport = target
+    resolved.house_rules = _resolve_house_rules(entry, labels, problems)
     if problems:
         raise RosterFileInvalid(problems)
     return resolved
+
+
+def _unit_position(ref: str | int, labels: dict[str, int], count: int) -> int | None:
+    """The 0-based position of the unit a file names by label or by 1-based position, if there is one."""
+    if isinstance(ref, int):
+        return ref - 1 if 1 <= ref <= count else None
+    return labels.get(ref)
+
+
+def _resolve_house_rules(entry: RosterFile, labels: dict[str, int], problems: list[Problem]) -> list[HouseRuleRow]:
+    """The house rules bought; one listed twice for the same roster or unit is bought twice (its count adds up)."""
+    if not entry.house_rules:
+        return []
+    priced = priced_house_rules()
+    rule_choices = {**{r.key: r for r in priced}, **{r.name: r for r in priced}}
+    bought: dict[tuple[int, int | None], HouseRuleRow] = {}
+    for index, ref in enumerate(entry.house_rules):
+        path = f"house_rules.{index}"
+        item = ref if isinstance(ref, HouseRuleEntry) else HouseRuleEntry(house_rule=ref)
+        rule = _pick(item.house_rule, rule_choices, "house rule", path, problems)
+        if rule is None:
+            continue
+        for_unit = (rule.purchase or {}).get("bought_for") == "unit"
+        unit = None
+        if item.unit is not None:
+            unit = _unit_position(item.unit, labels, len(entry.units))
+            if unit is None:
+                problems.append(Problem(f"{path}.unit", f"no unit {item.unit!r} in this roster"))
+                continue
+            if not for_unit:
+                problems.append(Problem(f"{path}.unit", f"{rule.name} is bought for the roster, not for a unit"))
+                continue
+        elif for_unit:
+            problems.append(Problem(path, f"{rule.name} is bought for a unit: give unit: and the unit's label"))
+            continue
+        row = bought.setdefault((rule.id, unit), HouseRuleRow(rule, 0, unit))
+        row.count += item.count
+        if row.count > MAX_COUNT:
+            problems.append(Problem(path, f"{rule.name} is bought more than {MAX_COUNT} times"))
+    return list(bought.values())
 
 
 def _default_label(name: str, taken: dict[str, int]) -> str:
@@ -476,12 +510,18 @@ def save_new_roster(resolved: ResolvedRoster, share_id: str, edit_secret_hash: s
         period=resolved.period,
         settings=resolved.settings,
     )
-    roster.house_rules.set(resolved.house_rules)
-    replace_units(roster, resolved.units)
+    saved = replace_units(roster, resolved.units)
+    models.RosterHouseRule.objects.bulk_create(
+        models.RosterHouseRule(
+            roster=roster, rule=row.rule, unit=saved[row.unit] if row.unit is not None else None, count=row.count
+        )
+        for row in resolved.house_rules
+    )
     return roster
 
 
-def replace_units(roster: models.Roster, units: list[UnitRow]) -> None:
+def replace_units(roster: models.Roster, units: list[UnitRow]) -> list[models.RosterUnit]:
+    """Save a roster's units in order (its old ones are deleted), returning the saved rows."""
     roster.units.all().delete()
     saved = models.RosterUnit.objects.bulk_create(
         models.RosterUnit(
@@ -507,6 +547,7 @@ def replace_units(roster: models.Roster, units: list[UnitRow]) -> None:
         for unit, row in zip(units, saved, strict=True)
         for option_id, count in unit.options.items()
     )
+    return saved
 
 
 def export_roster(roster: RosterSnapshot) -> dict:
@@ -527,7 +568,16 @@ def export_roster(roster: RosterSnapshot) -> dict:
     if roster.settings:
         document["settings"] = dict(roster.settings)
     if roster.house_rules:
-        document["house_rules"] = [rule.name for rule in roster.house_rules]
+        document["house_rules"] = [
+            bought.rule.name
+            if bought.count == 1 and bought.unit is None
+            else {
+                "house_rule": bought.rule.name,
+                **({"count": bought.count} if bought.count != 1 else {}),
+                **({"unit": roster.units[bought.unit].label} if bought.unit is not None else {}),
+            }
+            for bought in roster.house_rules
+        ]
     units = []
     for unit in roster.units:
         entry: dict = {"unit": unit.unit_type.name}

@@ -25,8 +25,9 @@ from django_ratelimit.decorators import ratelimit
 
 from lists import models
 from lists.cards import Layout, cards_pdf, fingerprint, list_pdf, roster_text
-from lists.loading import GameData, game_data, roster_snapshot, roster_units
+from lists.loading import GameData, game_data, house_rule_info, priced_house_rules, roster_snapshot, roster_units
 from lists.roster_files import (
+    MAX_COUNT,
     RosterFileInvalid,
     dump_json,
     dump_yaml,
@@ -36,9 +37,10 @@ from lists.roster_files import (
     resolve,
     save_new_roster,
 )
+from lists.rules.house_rules import applies
 from lists.rules.transport import transport_candidates
 from lists.sharing import hash_secret, new_edit_secret, new_share_id, roster_for_edit, roster_for_share
-from lists.snapshot import RosterSnapshot, UnitChoice
+from lists.snapshot import HouseRuleChoice, RosterSnapshot, UnitChoice
 from lists.verdict import Verdict, judge
 
 
@@ -174,25 +176,29 @@ def editor_context(roster: models.Roster, secret: str | None) -> dict:
     snapshot = roster_snapshot(roster, units)
     verdict = judge(snapshot)
     data = game_data(roster.system)
+    priced = list(priced_house_rules()) if secret else []
     return {
         "roster": roster,
         "secret": secret,
         "snapshot": snapshot,
         "verdict": verdict,
-        "rows": _unit_rows(snapshot, verdict, units, data),
+        "rows": _unit_rows(snapshot, verdict, units, data, priced),
         "picker": _unit_picker(data, roster.army_id) if secret else [],
         "settings_fields": _settings_fields(snapshot, data),
-        "house_rule_choices": _house_rule_choices(roster) if secret else [],
+        "house_rule_choices": _house_rule_counts(snapshot, priced, None),
         "share_url": reverse("lists:share", args=[roster.share_id]),
         "edit_url": reverse("lists:edit", args=[secret]) if secret else None,
         "rules": data.system.rules,
         "fingerprint": fingerprint(snapshot, data),
-        "show_dice": bool(data.system.config.get("order_dice")),
     }
 
 
 def _unit_rows(
-    snapshot: RosterSnapshot, verdict: Verdict, units: list[models.RosterUnit], data: GameData
+    snapshot: RosterSnapshot,
+    verdict: Verdict,
+    units: list[models.RosterUnit],
+    data: GameData,
+    priced: list[models.SpecialRule],
 ) -> list[dict]:
     rows = []
     for row, choice, points in zip(units, snapshot.units, verdict.unit_points, strict=True):
@@ -214,6 +220,7 @@ def _unit_rows(
                 "carriers": _carriers(snapshot, choice, units),
                 "transport_id": row.transport_id,
                 "heroes": bool(data.system.config.get("hero_points")),
+                "house_rules": _house_rule_counts(snapshot, priced, choice.index),
             }
         )
     return rows
@@ -253,10 +260,50 @@ def _settings_fields(snapshot: RosterSnapshot, data: GameData) -> list[dict]:
     return fields
 
 
-def _house_rule_choices(roster: models.Roster) -> list[tuple[models.SpecialRule, bool]]:
-    chosen = set(roster.house_rules.values_list("id", flat=True))
-    priced = models.SpecialRule.objects.filter(system__kind="overlay", points__isnull=False).select_related("system")
-    return [(rule, rule.id in chosen) for rule in priced]
+def _house_rule_counts(
+    snapshot: RosterSnapshot, priced: list[models.SpecialRule], unit: int | None
+) -> list[tuple[models.SpecialRule, int]]:
+    """The house rules the editor offers for the roster (unit None) or for one unit, with how many are bought.
+
+    A unit is offered only those that apply to it (APDS for a 6pdr), and any already bought for it.
+    """
+    bought = {(b.rule.key, b.unit): b.count for b in snapshot.house_rules}
+    offers = []
+    for rule in priced:
+        info = house_rule_info(rule)
+        if (info.bought_for == "unit") != (unit is not None):
+            continue
+        count = bought.get((info.key, unit), 0)
+        if unit is None or count or applies(snapshot, HouseRuleChoice(info, 1, unit)):
+            offers.append((rule, count))
+    return offers
+
+
+def _house_rule_posts(post, priced: list[models.SpecialRule], errors: list[str]) -> dict[int, int]:
+    """Counts of house rules posted as house_rule-<id> (a checkbox or a number), by rule id."""
+    counts = {}
+    for rule in priced:
+        raw = post.get(f"house_rule-{rule.id}")
+        count = 1 if raw == "on" else _int(raw) or 0
+        if not 0 <= count <= MAX_COUNT:
+            errors.append(f"{rule.name}: a number from 0 to {MAX_COUNT}.")
+        elif count:
+            counts[rule.id] = count
+    return counts
+
+
+def _priced_for(bought_for: str) -> list[models.SpecialRule]:
+    """The priced house rules bought for a roster ("roster") or for a unit ("unit")."""
+    return [rule for rule in priced_house_rules() if (rule.purchase or {}).get("bought_for", "roster") == bought_for]
+
+
+def _save_house_rules(roster: models.Roster, unit: models.RosterUnit | None, counts: dict[int, int]) -> None:
+    """Replace what the roster (unit None) or one unit has bought with `counts`."""
+    roster.house_rules.filter(unit=unit).delete()
+    models.RosterHouseRule.objects.bulk_create(
+        models.RosterHouseRule(roster=roster, unit=unit, rule_id=rule_id, count=count)
+        for rule_id, count in counts.items()
+    )
 
 
 def _claim_version(request: HttpRequest, roster: models.Roster) -> bool:
@@ -348,6 +395,7 @@ def update_unit(request: HttpRequest, secret: str, unit_id: int) -> HttpResponse
         and not models.RosterUnit.objects.filter(pk=transport_id, roster=roster).exclude(pk=unit.pk).exists()
     ):
         errors.append("Pick a transport from this roster.")
+    house_rules = _house_rule_posts(post, _priced_for("unit"), errors)
     if errors:
         return _edited(request, roster, secret, errors)
     with transaction.atomic():
@@ -365,6 +413,7 @@ def update_unit(request: HttpRequest, secret: str, unit_id: int) -> HttpResponse
             models.RosterUnitOption(roster_unit=unit, option_id=option_id, count=count)
             for option_id, count in options.items()
         )
+        _save_house_rules(roster, unit, house_rules)
     return _edited(request, roster, secret)
 
 
@@ -413,12 +462,7 @@ def update_settings(request: HttpRequest, secret: str) -> HttpResponse:
             if raw not in definition.get("choices", []):
                 errors.append(f"{definition['name']}: pick one of the choices.")
             settings[key] = raw
-    house_rule_ids = [_int(value) for value in post.getlist("house_rules")]
-    house_rules = list(
-        models.SpecialRule.objects.filter(
-            pk__in=[i for i in house_rule_ids if i], system__kind="overlay", points__isnull=False
-        )
-    )
+    house_rules = _house_rule_posts(post, _priced_for("roster"), errors)
     if errors:
         return _edited(request, roster, secret, errors)
     with transaction.atomic():
@@ -431,7 +475,7 @@ def update_settings(request: HttpRequest, secret: str) -> HttpResponse:
         roster.organisation_id = organisation_id if organisation_id is not None else roster.organisation_id
         roster.settings = settings
         roster.save()
-        roster.house_rules.set(house_rules)
+        _save_house_rules(roster, None, house_rules)
     return _edited(request, roster, secret)
 
 
@@ -487,8 +531,8 @@ def _printable(share_id: str):
 def pack_versions(roster: models.Roster) -> list[tuple[str, str]]:
     """The packs a roster's verdict depends on: its game and any house-rule overlays it uses."""
     versions = {roster.system.key: roster.system.version}
-    for rule in roster.house_rules.select_related("system"):
-        versions[rule.system.key] = rule.system.version
+    for bought in roster.house_rules.select_related("rule__system"):
+        versions[bought.rule.system.key] = bought.rule.system.version
     return sorted(versions.items())
 
 

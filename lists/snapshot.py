@@ -21,6 +21,29 @@ class RuleInfo:
 
 
 @dataclass(frozen=True)
+class HouseRuleInfo:
+    """A priced house rule of an overlay pack, and how it is bought (see pack_schema.Purchase)."""
+
+    key: str
+    name: str
+    points: int
+    bought_for: str = "roster"  # "roster" or "unit"
+    per_role: str | None = None  # priced once for each model of this role in the unit
+    max: int | None = None
+    any_of: tuple[dict, ...] = ()  # conditions, as the pack gives them; empty: anywhere
+    pack: str = ""  # the overlay's short name
+
+
+@dataclass(frozen=True)
+class HouseRuleChoice:
+    """A house rule bought `count` times, for the roster or for the roster unit at index `unit`."""
+
+    rule: HouseRuleInfo
+    count: int = 1
+    unit: int | None = None
+
+
+@dataclass(frozen=True)
 class WeaponInfo:
     key: str
     name: str
@@ -76,6 +99,7 @@ class OptionInfo:
     percent: int = 0
     armies: tuple[str, ...] = ()
     crew: int | None = None  # the unit's crew with this option (a bigger gun's crew of 4)
+    copies_unit: bool = False  # each one adds another copy of the unit as listed, at its listed points
 
 
 @dataclass(frozen=True)
@@ -170,6 +194,17 @@ class SystemInfo:
         """The pack's rule key playing an engine role (team, fixed, indirect_fire...)."""
         return (self.config.get("rule_roles") or {}).get(role)
 
+    @property
+    def uses_order_dice(self) -> bool:
+        """Whether the game activates units with order dice (Bolt Action); other games show none."""
+        return bool(self.config.get("order_dice"))
+
+    def fires_indirect(self, weapon: WeaponInfo) -> bool:
+        """Whether a weapon may fire indirectly: it has the indirect-fire rule, or one the pack says allows it."""
+        roles = self.config.get("rule_roles") or {}
+        allowing = {roles.get("indirect_fire"), *roles.get("indirect_fire_also", [])} - {None}
+        return bool(allowing & weapon.rules)
+
     def period_of(self, year: int | None) -> str | None:
         """The key of the war period a year falls in, if the game has periods."""
         if year is None:
@@ -237,8 +272,12 @@ class UnitChoice:
                 # The option sets the whole crew: the first crew line takes what the others do not.
                 others = sum(lines[i].men for i in crew[1:])
                 lines[crew[0]] = lines[crew[0]].resized(max(0, option.crew - others))
-            lines.extend(line.resized(line.count * count) for line in option.adds_models)
+            lines.extend(line.resized(line.count * count) for line in self._added_lines(option))
         return lines
+
+    def _added_lines(self, option: OptionInfo) -> tuple[ModelLine, ...]:
+        """The model lines one of an option adds: its own, or a copy of the unit as listed."""
+        return self.unit_type.composition if option.copies_unit else option.adds_models
 
     def weapons(self) -> list[WeaponInfo]:
         """Every weapon the unit carries; each option taken swaps one replaced weapon for its own."""
@@ -265,7 +304,7 @@ class RosterSnapshot:
     settings: dict = field(default_factory=dict)
     organisation: OrganisationInfo | None = None
     units: list[UnitChoice] = field(default_factory=list)
-    house_rules: list[RuleInfo] = field(default_factory=list)  # priced overlay rules bought
+    house_rules: list[HouseRuleChoice] = field(default_factory=list)  # priced overlay rules bought
 
     def setting(self, key: str):
         if key in self.settings:

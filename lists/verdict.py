@@ -13,7 +13,7 @@ from lists.snapshot import RosterSnapshot
 class Verdict:
     points: int
     points_limit: int | None
-    order_dice: int
+    order_dice: int | None  # None: the game has no order dice
     unit_points: tuple[int, ...]
     findings: tuple[Finding, ...]
 

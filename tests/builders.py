@@ -34,6 +34,7 @@ SYSTEM = SystemInfo(
             {"key": "enemy-fortifications", "kind": "bool", "default": False},
         ],
         "spotter_no_benefit_qualities": ["inexperienced"],
+        "order_dice": True,
         "hero_points": [
             {
                 "key": "per-2000",

@@ -50,9 +50,27 @@ def test_panzer_attack_adds_a_fifth_after_the_period_change():
 
 
 def test_russian_combined_afvs_cost_a_fifth_less():
-    # T34/76 1940: 250 points, 1941 (early war); in 1942 it is halved to 125, then -20% = 100.
+    """Russian army list, Lack of Radios: 2-3 AFVs of the same type in one unit cost 20% less.
+
+    T34/76 1940: 250 points, 1941 (early war); in 1942 each is halved to 125; two are 250, -20% = 200.
+    """
     snapshot = roster("russian", 1942, "{unit: T34/76 1940, options: [combined-unit]}")
-    assert points(snapshot) == [100]
+    assert points(snapshot) == [200]
+    assert [line.count for line in snapshot.units[0].models() if line.role == "vehicle"] == [1, 1]
+    assert not [code for code in codes(snapshot) if code.startswith(("option.", "unit."))]
+
+
+def test_three_russian_afvs_of_one_type_make_the_largest_combined_unit():
+    """Lack of Radios: up to three AFVs. BT-7: 130 points, early war; three in 1941: 390, -20% = 312."""
+    three = roster("russian", 1941, "{unit: BT-7, options: [{option: combined-unit, count: 2}]}")
+    assert points(three) == [312]
+    with pytest.raises(RosterFileInvalid, match="at most 2 time"):
+        roster("russian", 1941, "{unit: BT-7, options: [{option: combined-unit, count: 3}]}")
+
+
+def test_a_lone_russian_afv_pays_its_full_points():
+    """Lack of Radios needs 2-3 AFVs: one BT-7 alone costs its listed 130 points."""
+    assert points(roster("russian", 1941, "{unit: BT-7}")) == [130]
 
 
 def test_us_excellent_communications_adds_a_fifth_to_a_bombardment():

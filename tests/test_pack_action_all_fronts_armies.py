@@ -515,7 +515,7 @@ def test_percentage_modifiers(loaded):
     for afv in models.UnitType.objects.filter(army__key="russian", category__key="afv"):
         assert "russian-combined-afvs" in {rule.key for rule in afv.rules.all()}
         option = afv.options.get(key="combined-unit")
-        assert (option.points, option.percent) == (0, -20)
+        assert (option.points, option.percent, option.copies_unit, option.max) == (0, -20, True, 2)
     communications = models.SpecialRule.objects.get(system=loaded, key="us-excellent-communications")
     assert "+20%" in communications.points_note
 

@@ -169,10 +169,11 @@ PRICED_HOUSE_RULES = {
     "field-telephone": 15,
     "battalion-radio": 15,
     "air-link-observer": 15,
+    "spotter-plane-radio": 15,
     "spotter-plane": 50,
     "british-6pdr-apds": 10,
 }
-HOUSE_RULE_COUNT = 28
+HOUSE_RULE_COUNT = 29
 
 HEROES_ALL_ERRATA = [
     ("weapons.at-grenades.range_effective", "In assault or", "3"),
@@ -352,8 +353,8 @@ def test_house_rules(rapid_fire):
     assert priced == PRICED_HOUSE_RULES
     notes = dict(rules.values_list("key", "points_note"))
     assert notes["air-link-observer"] == "plus the cost of any vehicle"
-    assert notes["spotter-plane"] == "plus 15 points for a radio/FO"
-    assert notes["british-6pdr-apds"] == "added to the gun's cost; from June 1944; counts as Gun Class 2"
+    assert notes["spotter-plane"] == "plus 15 points for a radio/FO (bought as Spotter plane radio/FO)"
+    assert notes["british-6pdr-apds"] == "per gun; from June 1944; counts as Gun Class 2"
     summaries = dict(rules.values_list("key", "summary"))
     assert '48"' in summaries["field-telephone"] and "6 on D6" in summaries["field-telephone"]
     for figure in ["20%", "10%", "5%", "25%/15%", "30%/20%", "35%/25%"]:

@@ -12,6 +12,7 @@ from lists.rules import (
     fixed,
     fortifications,
     heroes,
+    house_rules,
     officers,
     order_dice,
     organisation,
@@ -39,6 +40,7 @@ CHECKS = [
     fortifications.fortification_findings,
     transport.transport_findings,
     order_dice.order_dice_findings,
+    house_rules.house_rule_findings,
 ]
 
 

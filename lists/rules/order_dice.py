@@ -12,7 +12,7 @@ def order_dice_findings(roster: RosterSnapshot) -> list[Finding]:
     if limit is None:
         return []
     dice = order_dice(roster)
-    if dice <= limit:
+    if dice is None or dice <= limit:
         return []
     return [
         error(

@@ -15,7 +15,7 @@ def spotter_findings(roster: RosterSnapshot) -> list[Finding]:
         spotters = sum(line.men for line in unit.models() if line.role == "spotter")
         if not spotters:
             continue
-        if not any(indirect in weapon.rules for weapon in unit.weapons()):
+        if not any(roster.system.fires_indirect(weapon) for weapon in unit.weapons()):
             findings.append(
                 error(
                     "spotter.not_indirect",

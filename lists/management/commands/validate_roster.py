@@ -44,7 +44,8 @@ class Command(BaseCommand):
         limit = f" / {verdict.points_limit}" if verdict.points_limit is not None else ""
         state = "legal" if verdict.valid else "NOT legal"
         self.stdout.write(f"{roster.name} ({roster.system.name}, {roster.army_name}): {state}")
-        self.stdout.write(f"{verdict.points}{limit} points, {verdict.order_dice} order dice")
+        dice = f", {verdict.order_dice} order dice" if verdict.order_dice is not None else ""
+        self.stdout.write(f"{verdict.points}{limit} points{dice}")
         for finding in verdict.findings:
             where = f"[{finding.unit}] " if finding.unit else ""
             self.stdout.write(f"  {finding.severity}: {where}{finding.message} {finding.fix} ({finding.code})")
