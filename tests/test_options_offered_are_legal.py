@@ -1,0 +1,75 @@
+"""Every option a unit offers can be bought: bought alone, it never adds an error finding by its presence.
+
+Runs over every loaded pack, every army and every option of its units (issue: the Bolt Action
+Medium artillery offered a Spotter, then judged it illegal).
+"""
+
+import pytest
+
+from lists.loading import game_data
+from lists.models import GameSystem, UnitOption
+from lists.rules import check_roster
+from lists.snapshot import RosterSnapshot, UnitChoice
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("real_packs")]
+
+
+def _errors(roster: RosterSnapshot) -> set[str]:
+    return {finding.code for finding in check_roster(roster) if finding.severity == "error"}
+
+
+def _offers():
+    """(game key, army key, unit type, option) for every option of every unit an army fields."""
+    for system in GameSystem.objects.filter(kind="game").order_by("key"):
+        data = game_data(system)
+        for army in data.armies.values():
+            for _, unit_id in data.available_units(army.id):
+                unit_type = data.unit_types[unit_id]
+                for option in unit_type.options.values():
+                    if not option.armies or army.key in option.armies:
+                        yield data, army, unit_type, option
+
+
+def _roster(data, army, unit_type, options: dict[str, int], year: int | None) -> RosterSnapshot:
+    quality = next(iter(unit_type.quality_prices), None)
+    unit = UnitChoice(0, unit_type.name, unit_type, quality=quality, options=options)
+    organisation = next(iter(data.organisations_for(army.id)), None)
+    return RosterSnapshot(
+        system=data.system,
+        army_key=army.key,
+        army_name=army.name,
+        year=year,
+        organisation=data.organisations.get(organisation),
+        units=[unit],
+    )
+
+
+def test_every_offered_option_bought_alone_adds_no_error():
+    checked = set()
+    failures = []
+    for data, army, unit_type, option in _offers():
+        # A year in which both the unit and the option are in service, where the game dates them.
+        starts = [s for s in (unit_type.service_start, option.service_start) if s is not None]
+        year = max(starts) if starts else None
+        without = _errors(_roster(data, army, unit_type, {}, year))
+        bought = _errors(_roster(data, army, unit_type, {option.key: 1}, year))
+        added = bought - without
+        if added:
+            failures.append(f"{data.system.key}/{army.key}/{unit_type.key}: {option.key} -> {sorted(added)}")
+        checked.add((data.system.key, unit_type.key, option.key))
+
+    every_option = UnitOption.objects.filter(unit_type__system__kind="game")
+    assert len(checked) == every_option.count()  # every option of every pack was tried
+    assert failures == []
+
+
+def test_a_medium_artillery_spotter_is_legal():
+    """Bolt Action weapons chapter, Howitzer: a howitzer may fire indirectly, so its spotter has work to do."""
+    data = game_data(GameSystem.objects.get(key="bolt-action-2e"))
+    army = next(a for a in data.armies.values() if a.key == "generic")
+    unit_type = next(u for u in data.unit_types.values() if u.key == "medium-artillery")
+
+    assert _errors(_roster(data, army, unit_type, {"spotter": 1}, None)) == _errors(
+        _roster(data, army, unit_type, {}, None)
+    )
+    assert "spotter.not_indirect" not in _errors(_roster(data, army, unit_type, {"spotter": 1}, None))
