@@ -43,6 +43,7 @@ class Citation(Strict):
 
     source: Name
     entry: Name
+    extra_model: Name | None = None  # where the cost of each extra model (per_extra_model) comes from
     url: Name | None = None
 
 

@@ -201,6 +201,7 @@ def test_system_header(game):
         "team": "team",
         "fixed": "fixed",
         "indirect_fire": "indirect-fire",
+        "indirect_fire_also": ["howitzer"],
         "one_shot": "one-shot",
         "flamethrower": "flamethrower",
         "spotter": "spotters",
