@@ -4,8 +4,8 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-BEFORE = [("lists", "0002_army_sharing_and_option_armies")]
-AFTER = [("lists", "0003_house_rules_bought_for_roster_or_unit")]
+BEFORE = [("lists", "0003_model_figures_weapon_counts_capacity_counts")]
+AFTER = [("lists", "0004_house_rules_bought_for_roster_or_unit")]
 
 
 @pytest.mark.django_db(transaction=True)
