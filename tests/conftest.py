@@ -1,5 +1,6 @@
 import pytest
 from django.conf import settings
+from django.core.cache import cache
 
 
 @pytest.fixture(scope="module")
@@ -14,3 +15,12 @@ def real_packs(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
         Roster.objects.all().delete()
         GameSystem.objects.all().delete()
+
+
+@pytest.fixture
+def empty_cache():
+    """An empty cache around the test: share pages are cached by roster id and version, which a
+    rolled-back test leaves free for the next one to reuse."""
+    cache.clear()
+    yield
+    cache.clear()

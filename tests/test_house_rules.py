@@ -10,7 +10,6 @@ import re
 from pathlib import Path
 
 import pytest
-from django.core.cache import cache
 from django.core.management import call_command
 
 from lists.loading import roster_snapshot
@@ -20,15 +19,7 @@ from lists.roster_files import RosterFileInvalid, dump_yaml, export_roster, load
 
 ROOT = Path(__file__).resolve().parents[1]
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("real_packs")]
-
-
-@pytest.fixture(autouse=True)
-def empty_cache():
-    """Share pages are cached by roster id and version, which a rolled-back test leaves free for the next."""
-    cache.clear()
-    yield
-    cache.clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("real_packs", "empty_cache")]
 
 
 GUN_SECTION = "{unit: Anti-tank gun section, label: Guns, options: [%s]}"

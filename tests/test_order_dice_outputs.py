@@ -9,22 +9,13 @@ import json
 from pathlib import Path
 
 import pytest
-from django.core.cache import cache
 from django.core.management import call_command
 from pypdf import PdfReader
 
 from lists.models import Roster
 
 ROOT = Path(__file__).resolve().parents[1]
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("real_packs")]
-
-
-@pytest.fixture(autouse=True)
-def empty_cache():
-    """Share pages are cached by roster id and version, which a rolled-back test leaves free for the next."""
-    cache.clear()
-    yield
-    cache.clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("real_packs", "empty_cache")]
 
 
 def every_output(client, example: str) -> dict[str, str]:
