@@ -109,8 +109,9 @@ class SettingsForm(_JudgedForm):
             self.fields[name].label = definition["name"]
             self.fields[name].help_text = definition.get("summary", "")
 
-    def house_rule_fields(self) -> list[tuple[models.SpecialRule, forms.BoundField]]:
-        return [(rule, self[name]) for rule, name in self.house_rules]
+    def house_rule_fields(self) -> list[tuple[forms.BoundField, str]]:
+        """Each roster house rule's field, with its price as its overlay gives it."""
+        return [(self[name], f"({rule.points} pts each, {rule.system.short_name})") for rule, name in self.house_rules]
 
     def setting_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.fields if name.startswith("setting-")]
