@@ -727,8 +727,8 @@ def _printable(share_id: str):
 def pack_versions(roster: models.Roster) -> list[tuple[str, str]]:
     """The packs a roster's verdict depends on: its game and any house-rule overlays it uses."""
     versions = {roster.system.key: roster.system.version}
-    for rule in roster.house_rules.select_related("system"):
-        versions[rule.system.key] = rule.system.version
+    for bought in roster.house_rules.select_related("rule__system"):
+        versions[bought.rule.system.key] = bought.rule.system.version
     return sorted(versions.items())
 
 
