@@ -2,14 +2,14 @@
 
 import re
 import shutil
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lists.forms import UnitForm
-from lists.loading import game_data, roster_snapshot
+from lists.loading import game_data, priced_house_rules, roster_snapshot
 from lists.models import Army, Roster, RosterUnit, UnitType
 from lists.packs import load_all
 from lists.roster_files import dump_json, export_roster, load_roster_file
@@ -259,7 +259,7 @@ def round_trip(roster: Roster) -> tuple[dict, dict, int, int]:
     return document, export_roster(again), judge(snapshot).points, judge(again).points
 
 
-def unit_values(data, unit_type, labels: list[str], unit_ids: list[int]):
+def unit_values(data, unit_type, labels: list[str], unit_ids: list[int], house_rules):
     """One or two fields of a unit's form: good values, values just past the limits, and junk."""
     junk = st.sampled_from(["", "lots", "-1", "0", "1", "10", "101", "999", "on", "elite", " 3 "])
     fields = {
@@ -273,6 +273,8 @@ def unit_values(data, unit_type, labels: list[str], unit_ids: list[int]):
     for key, option in unit_type.options.items():
         most = option.max or 3
         fields[f"option-{key}"] = st.one_of(st.integers(-1, most + 5).map(str), st.sampled_from(["on", ""]), junk)
+    for rule in house_rules:
+        fields[f"house_rule-{rule.id}"] = st.one_of(st.integers(-1, 102).map(str), junk)
     # Options are what most often went wrong: they are drawn as often as all the other fields together.
     options = sorted(name for name in fields if name.startswith("option-"))
     names = sorted(fields) + options * max(1, (len(fields) - len(options)) // max(1, len(options)))
@@ -281,15 +283,38 @@ def unit_values(data, unit_type, labels: list[str], unit_ids: list[int]):
     )
 
 
-def posted(initial: dict) -> dict:
-    """A form's values as the browser posts them (unticked boxes and empty choices are left out)."""
-    values = {}
-    for name, value in initial.items():
-        if value is True:
-            values[name] = "on"
-        elif value not in (None, False, ""):
-            values[name] = str(value)
-    return values
+class UnitFormValues(HTMLParser):
+    """The values a browser would post from one unit's form on the editor page, as the page shows them."""
+
+    def __init__(self, action: str):
+        super().__init__()
+        self.action, self.inside, self.select, self.values = action, False, None, {}
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "form":
+            self.inside = attrs.get("action") == self.action
+        elif self.inside and tag == "input" and attrs.get("name"):
+            if attrs.get("type") != "checkbox" or "checked" in attrs:
+                self.values[attrs["name"]] = attrs.get("value", "on")
+        elif self.inside and tag == "select":
+            self.select = attrs["name"]
+        elif (
+            self.inside and tag == "option" and self.select and ("selected" in attrs or self.select not in self.values)
+        ):
+            self.values[self.select] = attrs.get("value", "")
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self.inside = False
+        elif tag == "select":
+            self.select = None
+
+
+def form_values(html: str, action: str) -> dict:
+    parser = UnitFormValues(action)
+    parser.feed(html)
+    return {name: value for name, value in parser.values.items() if name != "csrfmiddlewaretoken"}
 
 
 @pytest.mark.usefixtures("real_packs")
@@ -308,18 +333,17 @@ def test_every_state_the_editor_saves_exports_and_reimports_to_the_same_roster_a
     units = list(roster.units.order_by("position", "id"))
     labels = [unit.label for unit in units]
     unit_ids = [unit.id for unit in units]
+    house_rules = list(priced_house_rules())
 
     @EDITS
     @given(st.data())
     def edit_and_check(draw):
         position = draw.draw(st.integers(0, len(units) - 1))
         unit = units[position]
-        changes = draw.draw(unit_values(data, data.unit_types[unit.unit_type_id], labels, unit_ids))
-        roster.refresh_from_db()
-        unit.refresh_from_db()
-        saved = roster_snapshot(roster).units[position]
-        values = {**posted(UnitForm.initial_for(saved, unit.transport_id)), **changes}
-        response = client.post(f"{edit_url}units/{unit.id}/", {**values, "version": roster.version})
+        changes = draw.draw(unit_values(data, data.unit_types[unit.unit_type_id], labels, unit_ids, house_rules))
+        action = f"{edit_url}units/{unit.id}/"
+        values = {**form_values(client.get(edit_url).content.decode(), action), **changes}
+        response = client.post(action, values)
         assert response.status_code in {302, 400}, response.content.decode()[:2000]
         roster.refresh_from_db()
         document, again, points, points_again = round_trip(roster)
