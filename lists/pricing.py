@@ -7,6 +7,7 @@ here, so its lines always add up to the roster's total.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from lists.snapshot import HouseRuleChoice, RosterSnapshot, UnitChoice
 
@@ -78,6 +79,13 @@ def unit_points(roster: RosterSnapshot, unit: UnitChoice) -> int:
     percent = sum(option.percent for option, count in unit.chosen_options if count)
     points *= 1 + percent / 100
     return _round(points) + unit.hero_points * hero_point_cost(roster)
+
+
+def option_cost(roster: RosterSnapshot, unit: UnitChoice, key: str) -> int:
+    """What one of an option adds to this unit's points; for a percentage option, its share of this unit."""
+    without = replace(unit, options={k: count for k, count in unit.options.items() if k != key})
+    with_one = replace(unit, options={**without.options, key: 1})
+    return unit_points(roster, with_one) - unit_points(roster, without)
 
 
 def house_rule_points(roster: RosterSnapshot, bought: HouseRuleChoice) -> int:

@@ -19,16 +19,25 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 
 from lists import models
 from lists.loading import GameData, HouseRuleRow, UnitRow, game_data, priced_house_rules
-from lists.snapshot import RosterSnapshot
+from lists.snapshot import RosterSnapshot, UnitChoice
+from lists.validation import (
+    HOUSE_RULE_COUNT_MAX,
+    NAME_MAX_LENGTH,
+    Refusal,
+    label_refusals,
+    open_options,
+    roster_refusals,
+    unit_refusals,
+)
 
 FORMAT = "armybuilder-roster/1"
 MAX_FILE_BYTES = 512 * 1024
 MAX_DEPTH = 20
 MAX_UNITS = 400
 MAX_HOUSE_RULES = 100
-MAX_COUNT = 100
+MAX_COUNT = HOUSE_RULE_COUNT_MAX
 
-Label = Annotated[str, StringConstraints(min_length=1, max_length=120, strip_whitespace=True)]
+Label = Annotated[str, StringConstraints(min_length=1, max_length=NAME_MAX_LENGTH, strip_whitespace=True)]
 Ref = Annotated[str, StringConstraints(min_length=1, max_length=200, strip_whitespace=True)]
 
 
@@ -38,7 +47,7 @@ class _Input(BaseModel):
 
 class OptionEntry(_Input):
     option: Ref
-    count: int = Field(default=1, ge=0, le=100)
+    count: int = 1
 
 
 class HouseRuleEntry(_Input):
@@ -51,11 +60,11 @@ class UnitEntry(_Input):
     unit: Ref
     label: Label | None = None
     quality: Ref | None = None
-    size: int | None = Field(default=None, ge=0, le=100)
+    size: int | None = None
     officer_rank: Ref | None = None
     options: list[Ref | OptionEntry] = []
     transport: Label | int | None = None
-    hero_points: int = Field(default=0, ge=0, le=50)
+    hero_points: int = 0
 
 
 class RosterFile(_Input):
@@ -64,8 +73,8 @@ class RosterFile(_Input):
     army: Ref
     organisation: Ref | None = None
     name: Label = "Untitled roster"
-    points_limit: int | None = Field(default=None, ge=0, le=100_000)
-    year: int | None = Field(default=None, ge=1900, le=1960)
+    points_limit: int | None = None
+    year: int | None = None
     period: Ref | None = None
     settings: dict[Ref, bool | int | str | None] = {}
     house_rules: list[Ref | HouseRuleEntry] = Field(default=[], max_length=MAX_HOUSE_RULES)
@@ -308,19 +317,10 @@ def resolve(entry: RosterFile) -> ResolvedRoster:
         period_choices = {**{p["key"]: p["key"] for p in periods}, **{p["name"]: p["key"] for p in periods}}
         period = _pick(entry.period, period_choices, "period", "period", problems) or ""
 
-    settings_defs = {s["key"]: s for s in data.system.config.get("settings", [])}
-    settings: dict = {}
-    for key, value in entry.settings.items():
-        definition = settings_defs.get(key)
-        if definition is None:
-            close = difflib.get_close_matches(key, list(settings_defs), n=3)
-            hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-            known = ", ".join(settings_defs) or "none"
-            problems.append(Problem(f"settings.{key}", f"unknown setting.{hint} This game's settings: {known}."))
-        elif value is not None and not _setting_fits(definition, value):
-            problems.append(Problem(f"settings.{key}", f"must be {_setting_kind(definition)}, not {value!r}"))
-        else:
-            settings[key] = value
+    problems += _problems(
+        roster_refusals(data.system, points_limit=entry.points_limit, year=entry.year, settings=entry.settings)
+    )
+    settings = dict(entry.settings)
 
     unit_choices = {}
     for _, unit_id in data.available_units(army.id):
@@ -355,49 +355,39 @@ def resolve(entry: RosterFile) -> ResolvedRoster:
         if unit_id is None:
             continue
         unit_type = data.unit_types[unit_id]
-        quality_id = rank_id = None
+        quality = rank = None
         if unit.quality is not None:
             quality = _pick(unit.quality, qualities, "troop quality", f"{path}.quality", problems)
-            priced = unit_type.quality_prices
-            if quality is not None and priced and quality not in priced:
-                offered = " or ".join(data.system.qualities[key].name for key in priced)
-                problems.append(
-                    Problem(
-                        f"{path}.quality",
-                        f"{unit_type.name} has no {data.system.qualities[quality].name} price: choose {offered}",
-                    )
-                )
-                quality = None
-            quality_id = quality_ids.get(quality)
         if unit.officer_rank is not None:
             rank = _pick(unit.officer_rank, ranks, "officer rank", f"{path}.officer_rank", problems)
-            rank_id = rank_ids.get(rank)
-        open_options = [o for o in unit_type.options.values() if not o.armies or army.key in o.armies]
-        option_choices = {**{o.key: o.key for o in open_options}, **{o.name: o.key for o in open_options}}
-        options: dict[int, int] = {}
+        offered = open_options(unit_type, army.key)
+        option_choices = {**{o.key: o.key for o in offered}, **{o.name: o.key for o in offered}}
+        counts: dict[str, int] = {}
+        option_paths: dict[str, str] = {}
         for o_index, option_ref in enumerate(unit.options):
             ref, count = (option_ref, 1) if isinstance(option_ref, str) else (option_ref.option, option_ref.count)
             key = _pick(ref, option_choices, f"option of {unit_type.name}", f"{path}.options.{o_index}", problems)
-            if key is None:
-                continue
-            option = unit_type.options[key]
-            if option.max is not None and count > option.max:
-                problems.append(
-                    Problem(
-                        f"{path}.options.{o_index}",
-                        f"{option.name} may be taken at most {option.max} time(s), not {count}",
-                    )
-                )
-                continue
-            if count:
-                options[data.option_ids[(unit_id, key)]] = count
-        if unit.size is not None and unit.size < 1:
-            problems.append(Problem(f"{path}.size", "a unit needs at least one man"))
-        label = unit.label or _default_label(unit_type.name, labels)
-        if label in labels:
-            problems.append(
-                Problem(f"{path}.label", f"the label {label!r} is already used by unit {labels[label] + 1}")
-            )
+            if key is not None:
+                # An option listed twice is bought twice: one meaning, whatever the spelling.
+                counts[key] = counts.get(key, 0) + count
+                option_paths.setdefault(key, f"{path}.options.{o_index}")
+        refusals = unit_refusals(
+            data.system,
+            army.key,
+            unit_type,
+            quality=quality,
+            size=unit.size,
+            officer_rank=rank,
+            options=counts,
+            hero_points=unit.hero_points,
+        )
+        fields = {"options." + key: option_path for key, option_path in option_paths.items()}
+        problems += [Problem(fields.get(r.field, f"{path}.{r.field}"), r.message) for r in refusals]
+        options = {data.option_ids[(unit_id, key)]: count for key, count in counts.items() if count}
+        quality_id, rank_id = quality_ids.get(quality), rank_ids.get(rank)
+        label = unit.label or default_label(unit_type.name, labels)
+        taken = {other: f"unit {position + 1}" for other, position in labels.items()}
+        problems += [Problem(f"{path}.label", refusal.message) for refusal in label_refusals(label, taken)]
         labels[label] = index
         resolved.units.append(UnitRow(unit_id, label, quality_id, unit.size, rank_id, options, None, unit.hero_points))
     for index, unit in enumerate(entry.units):
@@ -459,7 +449,8 @@ def _resolve_house_rules(entry: RosterFile, labels: dict[str, int], problems: li
     return list(bought.values())
 
 
-def _default_label(name: str, taken: dict[str, int]) -> str:
+def default_label(name: str, taken: dict[str, int]) -> str:
+    """The unit's name, numbered ("Rifle Squad 2") when another unit already has it."""
     if name not in taken:
         return name
     number = 2
@@ -468,20 +459,8 @@ def _default_label(name: str, taken: dict[str, int]) -> str:
     return f"{name} {number}"
 
 
-def _setting_fits(definition: dict, value) -> bool:
-    kind = definition["kind"]
-    if kind == "bool":
-        return isinstance(value, bool)
-    if kind == "int":
-        return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-    return value in definition.get("choices", [])
-
-
-def _setting_kind(definition: dict) -> str:
-    kind = definition["kind"]
-    if kind == "choice":
-        return "one of " + ", ".join(definition.get("choices", []))
-    return {"bool": "true or false", "int": "a whole number"}[kind]
+def _problems(refusals: list[Refusal]) -> list[Problem]:
+    return [Problem(refusal.field, refusal.message) for refusal in refusals]
 
 
 def load_roster_file(raw: bytes, filename: str = "") -> ResolvedRoster:
@@ -510,18 +489,13 @@ def save_new_roster(resolved: ResolvedRoster, share_id: str, edit_secret_hash: s
         period=resolved.period,
         settings=resolved.settings,
     )
-    saved = replace_units(roster, resolved.units)
-    models.RosterHouseRule.objects.bulk_create(
-        models.RosterHouseRule(
-            roster=roster, rule=row.rule, unit=saved[row.unit] if row.unit is not None else None, count=row.count
-        )
-        for row in resolved.house_rules
-    )
+    replace_units(roster, resolved.units, resolved.house_rules)
     return roster
 
 
-def replace_units(roster: models.Roster, units: list[UnitRow]) -> list[models.RosterUnit]:
-    """Save a roster's units in order (its old ones are deleted), returning the saved rows."""
+def replace_units(roster: models.Roster, units: list[UnitRow], house_rules: list[HouseRuleRow]) -> None:
+    """Save a roster's units in order and the house rules it bought (its old ones are deleted)."""
+    roster.house_rules.all().delete()
     roster.units.all().delete()
     saved = models.RosterUnit.objects.bulk_create(
         models.RosterUnit(
@@ -547,7 +521,12 @@ def replace_units(roster: models.Roster, units: list[UnitRow]) -> list[models.Ro
         for unit, row in zip(units, saved, strict=True)
         for option_id, count in unit.options.items()
     )
-    return saved
+    models.RosterHouseRule.objects.bulk_create(
+        models.RosterHouseRule(
+            roster=roster, rule=row.rule, unit=saved[row.unit] if row.unit is not None else None, count=row.count
+        )
+        for row in house_rules
+    )
 
 
 def export_roster(roster: RosterSnapshot) -> dict:
@@ -578,29 +557,33 @@ def export_roster(roster: RosterSnapshot) -> dict:
             }
             for bought in roster.house_rules
         ]
-    units = []
-    for unit in roster.units:
-        entry: dict = {"unit": unit.unit_type.name}
-        if unit.label != unit.unit_type.name:
-            entry["label"] = unit.label
-        if unit.quality:
-            entry["quality"] = system.qualities[unit.quality].name
-        if unit.size is not None:
-            entry["size"] = unit.size
-        if unit.officer_rank:
-            entry["officer_rank"] = system.ranks[unit.officer_rank].name
-        if unit.options:
-            entry["options"] = [
-                option.name if count == 1 else {"option": option.name, "count": count}
-                for option, count in unit.chosen_options
-            ]
-        if unit.transport is not None:
-            entry["transport"] = roster.units[unit.transport].label
-        if unit.hero_points:
-            entry["hero_points"] = unit.hero_points
-        units.append(entry)
+    units = [export_unit(roster, unit) for unit in roster.units]
     document["units"] = units
     return document
+
+
+def export_unit(roster: RosterSnapshot, unit: UnitChoice) -> dict:
+    """One unit as a roster file's entry."""
+    system = roster.system
+    entry: dict = {"unit": unit.unit_type.name}
+    if unit.label != unit.unit_type.name:
+        entry["label"] = unit.label
+    if unit.quality:
+        entry["quality"] = system.qualities[unit.quality].name
+    if unit.size is not None:
+        entry["size"] = unit.size
+    if unit.officer_rank:
+        entry["officer_rank"] = system.ranks[unit.officer_rank].name
+    if unit.options:
+        entry["options"] = [
+            option.name if count == 1 else {"option": option.name, "count": count}
+            for option, count in unit.chosen_options
+        ]
+    if unit.transport is not None:
+        entry["transport"] = roster.units[unit.transport].label
+    if unit.hero_points:
+        entry["hero_points"] = unit.hero_points
+    return entry
 
 
 def dump_yaml(document: dict) -> str:

@@ -5,17 +5,38 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
+from lists.forms import StartForm
 from lists.models import Army, GameSystem, UnitModel, UnitType, Weapon, WeaponRule
 from lists.rules.organisation import describe_limit
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
+    return home_page(request)
+
+
+def home_page(
+    request: HttpRequest,
+    *,
+    start_form: StartForm | None = None,
+    import_problems: list[str] | None = None,
+    import_text: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    """The home page; a refused start or import comes back with its problems and what was typed."""
     systems = GameSystem.objects.prefetch_related(
         Prefetch("army_set", queryset=Army.objects.annotate(unit_count=Count("unit_types")))
     )
     games = [system for system in systems if system.kind == "game"]
-    return render(request, "lists/home.html", {"systems": systems, "games": games})
+    context = {
+        "systems": systems,
+        "games": games,
+        "periods": [(system, system.config.get("periods", [])) for system in games if system.config.get("periods")],
+        "start_form": start_form or StartForm(),
+        "import_problems": import_problems or [],
+        "import_text": import_text,
+    }
+    return render(request, "lists/home.html", context, status=status)
 
 
 @require_GET

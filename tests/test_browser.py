@@ -1,6 +1,7 @@
 """End-to-end in headless Chromium (Debian's package, driven by Playwright) against the live server."""
 
 import os
+import re
 import shutil
 
 import pytest
@@ -56,6 +57,9 @@ def page(browser):
     assert errors == []
 
 
+SECTION = "Regular Infantry Section (Mid-/ Late-War)"
+
+
 def start_roster(page, site, name="Browser platoon", limit="1000"):
     page.goto(f"{site}/")
     page.select_option("select[name=army]", label="Generic army")
@@ -65,11 +69,17 @@ def start_roster(page, site, name="Browser platoon", limit="1000"):
     page.wait_for_url("**/e/**")
 
 
-def add_unit(page, label):
+def pick(page, name):
+    """The add-unit list's button for a unit, by its exact name."""
+    return page.locator(".add-unit button.pick").filter(
+        has=page.locator(".name", has_text=re.compile(f"^{re.escape(name)}$"))
+    )
+
+
+def add_unit(page, name):
     """Add a unit and wait until htmx has swapped the new roster in."""
     before = page.locator("article.unit").count()
-    page.select_option(".add-unit select[name=unit_type]", label=label)
-    page.click(".add-unit button")
+    pick(page, name).first.click()
     expect(page.locator("article.unit")).to_have_count(before + 1)
     settled(page)
 
@@ -85,9 +95,9 @@ def test_a_player_builds_a_legal_roster_by_clicking(page, site):
     start_roster(page, site)
     assert "Not legal" in page.inner_text(".totals")
 
-    add_unit(page, "Second Lieutenant – from 35 pts")
-    add_unit(page, "Regular Infantry Section (Mid-/ Late-War) – from 50 pts")
-    add_unit(page, "Regular Infantry Section (Mid-/ Late-War) – from 50 pts")
+    add_unit(page, "Second Lieutenant")
+    add_unit(page, SECTION)
+    add_unit(page, SECTION)
 
     totals = page.inner_text(".totals")
     assert "135 / 1000 pts" in totals
@@ -97,9 +107,9 @@ def test_a_player_builds_a_legal_roster_by_clicking(page, site):
 
 def test_a_finding_appears_and_disappears_as_the_player_edits(page, site):
     start_roster(page, site, limit="150")
-    add_unit(page, "Second Lieutenant – from 35 pts")
-    add_unit(page, "Regular Infantry Section (Mid-/ Late-War) – from 50 pts")
-    add_unit(page, "Regular Infantry Section (Mid-/ Late-War) – from 50 pts")
+    add_unit(page, "Second Lieutenant")
+    add_unit(page, SECTION)
+    add_unit(page, SECTION)
     assert page.locator("[data-code='points.over_limit']").count() == 0
     url = page.url
 
@@ -113,13 +123,14 @@ def test_a_finding_appears_and_disappears_as_the_player_edits(page, site):
     page.locator("article.unit").nth(2).locator(".remove button").click()
 
     expect(page.locator("[data-code='points.over_limit']")).to_have_count(0)
+    expect(page.locator("article.unit")).to_have_count(2)
     expect(page.locator(".totals")).to_contain_text("115 / 150 pts")
     assert page.url == url  # no page load: the fragment was swapped in
 
 
 def test_the_cards_pdf_downloads(page, site, tmp_path):
     start_roster(page, site)
-    add_unit(page, "Medium Mortar Team – from 35 pts")
+    add_unit(page, "Medium Mortar Team")
     page.select_option("select[name=card]", label="A6 (105 × 148 mm)")
 
     with page.expect_download() as download_info:
@@ -135,7 +146,7 @@ def test_the_cards_pdf_downloads(page, site, tmp_path):
 
 def test_the_share_link_is_read_only_in_a_fresh_browser(page, site, browser):
     start_roster(page, site)
-    add_unit(page, "Second Lieutenant – from 35 pts")
+    add_unit(page, "Second Lieutenant")
     roster = Roster.objects.get()
 
     stranger = browser.new_context().new_page()
@@ -150,7 +161,7 @@ def test_the_share_link_is_read_only_in_a_fresh_browser(page, site, browser):
 
 def test_a_visitor_copies_a_shared_roster_into_one_of_their_own(page, site, browser):
     start_roster(page, site, name="Original")
-    add_unit(page, "Second Lieutenant – from 35 pts")
+    add_unit(page, "Second Lieutenant")
     roster = Roster.objects.get()
 
     visitor = browser.new_context().new_page()
@@ -162,3 +173,138 @@ def test_a_visitor_copies_a_shared_roster_into_one_of_their_own(page, site, brow
     assert visitor.locator("article.unit").count() == 1
     assert Roster.objects.count() == 2
     visitor.context.close()
+
+
+EXAMPLE = (settings.BASE_DIR / "examples" / "bolt-action-2e.yaml").read_text()
+# The example platoon with more units: a long roster over a 500-point limit, so it has findings.
+LONG_ROSTER = EXAMPLE.replace("points_limit: 1000", "points_limit: 500") + "".join(
+    f"  - unit: {SECTION}\n    label: {n}th Section\n    quality: Regular\n" for n in range(4, 10)
+)
+
+
+def import_roster(page, site, text=LONG_ROSTER):
+    page.goto(f"{site}/")
+    page.click("text=or paste it")
+    page.fill("#import-text", text)
+    page.click("form[action='/rosters/import/'] button")
+    page.wait_for_url("**/e/**")
+    settled(page)
+
+
+def unit_card(page, label):
+    return page.locator("article.unit").filter(has=page.locator("h2", has_text=re.compile(f"^{re.escape(label)}$")))
+
+
+def scroll_y(page) -> float:
+    return page.evaluate("window.scrollY")
+
+
+def test_ticking_an_option_mid_page_keeps_the_scroll_position_and_the_focus(page, site):
+    import_roster(page, site)
+    section = unit_card(page, "5th Section")
+    box = section.locator("input[name=option-lmg]")
+    box.evaluate("element => element.scrollIntoView({block: 'center'})")
+    before = scroll_y(page)
+    assert before > 900  # well down the page
+
+    box.focus()
+    box.check()
+
+    expect(section.locator(".points")).to_have_text("70 pts")  # 50 + 20 for the light machine gun
+    settled(page)
+    assert abs(scroll_y(page) - before) <= 4
+    assert page.evaluate("document.activeElement.name") == "option-lmg"
+    assert page.evaluate("document.activeElement.closest('article').id") == section.get_attribute("id")
+    expect(page.locator("#summary .totals")).to_contain_text("/ 500 pts")
+
+
+def test_a_refused_value_is_flagged_on_its_field_with_a_message(page, site):
+    import_roster(page, site)
+    grenades = unit_card(page, "1st Section").locator("input[name=option-anti-tank-grenades]")
+    assert grenades.get_attribute("max") == "10"  # the browser is told the server's limit
+
+    grenades.fill("50")
+    grenades.press("Tab")
+
+    expect(grenades).to_have_attribute("aria-invalid", "true")
+    message = page.locator(f"#{grenades.get_attribute('aria-describedby')}")
+    expect(message).to_have_text("Anti-tank grenades may be taken at most 10 times, not 50.")
+    expect(grenades).to_have_value("50")
+    assert (
+        not Roster.objects.get()
+        .units.get(label="1st Section")
+        .chosen_options.filter(option__key="anti-tank-grenades")
+        .exists()
+    )
+
+
+def test_the_summary_stays_in_view_and_links_each_finding_to_its_unit(page, site):
+    import_roster(page, site)
+    summary = page.locator("#summary")
+
+    for label in ("Lt. Harris", "9th Section"):  # the top and the bottom of a long roster
+        unit_card(page, label).scroll_into_view_if_needed()
+        box = summary.bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= page.viewport_size["height"]
+        expect(summary).to_contain_text("/ 500 pts")
+        expect(summary).to_contain_text("Not legal")
+
+    summary.locator("details.issues summary").click()
+    link = summary.locator("li.error a").first
+    expect(summary.locator("details.issues summary")).to_contain_text("error")
+    href = link.get_attribute("href")
+    link.click()
+    assert page.url.endswith(href)
+
+
+def test_typing_part_of_a_name_filters_the_unit_list(page, site):
+    start_roster(page, site)
+    visible = page.locator(".add-unit li:visible")
+    everything = visible.count()
+
+    page.fill("#unit-search", "snip")
+
+    expect(visible).to_have_count(1)
+    expect(visible.first).to_contain_text("Sniper Team")
+    expect(page.locator("#unit-matches")).to_have_text("1 unit match")
+    page.fill("#unit-search", "")
+    expect(visible).to_have_count(everything)
+    assert everything > 10
+
+
+def test_undo_brings_a_removed_unit_back_and_duplicate_copies_one(page, site):
+    import_roster(page, site)
+    count = page.locator("article.unit").count()
+
+    unit_card(page, "Medic").locator(".remove button").click()
+    expect(page.locator("article.unit")).to_have_count(count - 1)
+    settled(page)
+    page.locator("form.undo button").first.click()
+
+    expect(unit_card(page, "Medic")).to_have_count(1)
+    expect(page.locator("article.unit")).to_have_count(count)
+    settled(page)
+    unit_card(page, "1st Section").locator(".duplicate button").click()
+    expect(page.locator("article.unit")).to_have_count(count + 1)
+    labels = [label for label in page.locator("article.unit h2").all_inner_texts()]
+    assert labels[labels.index("1st Section") + 1] == "1st Section 2"  # the copy, just after it
+    assert Roster.objects.get().units.count() == count + 1
+
+
+def test_no_page_scrolls_sideways_on_a_phone(browser, site):
+    phone = browser.new_context(viewport={"width": 390, "height": 844})
+    page = phone.new_page()
+    import_roster(page, site)
+    roster = Roster.objects.get()
+    unit_card(page, "1st Section").locator("details.lookup summary").click()
+    pages = [page.url, f"{site}/", f"{site}/r/{roster.share_id}/", f"{site}/games/bolt-action-2e/armies/generic/"]
+    pages += [f"{site}/games/{key}/" for key in ("bolt-action-2e", "action-all-fronts", "heroes-all")]
+
+    for url in pages:
+        if url != page.url:
+            page.goto(url)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, url
+    # The weapons table scrolls inside its own box instead.
+    wrap = page.locator(".table-wrap").first
+    assert wrap.evaluate("element => element.scrollWidth > element.clientWidth")
+    phone.close()

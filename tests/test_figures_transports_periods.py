@@ -287,7 +287,7 @@ def test_the_editor_offers_only_the_transports_the_rule_allows(client):
     saved = save_new_roster(load_roster_file(text.encode(), "roster.yaml"), new_share_id(), hash_secret(secret))
     html = client.get(reverse("lists:edit", args=[secret])).content.decode()
     ids = {unit.label: unit.id for unit in saved.units.all()}
-    selects = re.findall(r'<select name="transport">(.*?)</select>', html)
+    selects = re.findall(r'<select name="transport"[^>]*>(.*?)</select>', html, re.S)
     assert len(selects) == 1
     offered = re.findall(r'<option value="(\d+)"', selects[0])
     assert offered == [str(ids["Tank"]), str(ids["Lorry"])]

@@ -46,3 +46,8 @@ def warning(
     return Finding(
         code, "warning", message, fix, rule, rule_name, unit.label if unit else None, unit.index if unit else None
     )
+
+
+def counted(count: int, word: str, plural: str | None = None) -> str:
+    """A count with its noun in the right number: "1 unit", "2 units", "1 man", "3 men"."""
+    return f"{count} {word if count == 1 else plural or word + 's'}"

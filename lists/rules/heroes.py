@@ -3,7 +3,7 @@
 import math
 
 from lists.pricing import hero_point_reading, roster_points
-from lists.rules.finding import Finding, error
+from lists.rules.finding import Finding, counted, error
 from lists.snapshot import RosterSnapshot
 
 
@@ -24,7 +24,7 @@ def hero_point_findings(roster: RosterSnapshot) -> list[Finding]:
         return [
             error(
                 "heroes.too_many",
-                f"The roster buys {bought} hero point(s) but {roster.system.name} has no heroes.",
+                f"The roster buys {counted(bought, 'hero point')} but {roster.system.name} has no heroes.",
                 "Remove the hero points.",
                 "heroes",
                 None,
@@ -37,8 +37,8 @@ def hero_point_findings(roster: RosterSnapshot) -> list[Finding]:
         findings.append(
             error(
                 "heroes.too_many",
-                f"The roster buys {bought} hero points; an army of its size may have {allowed} ({reading['name']}).",
-                f"Remove {bought - allowed} hero point(s), or raise the points limit.",
+                f"The roster buys {counted(bought, 'hero point')}; an army of its size may have {allowed} ({reading['name']}).",
+                f"Remove {counted(bought - allowed, 'hero point')}, or raise the points limit.",
                 "heroes",
                 None,
                 "Heroes",
@@ -50,7 +50,7 @@ def hero_point_findings(roster: RosterSnapshot) -> list[Finding]:
             findings.append(
                 error(
                     "heroes.too_many",
-                    f"{unit.label} has {unit.hero_points} hero points; a hero may have at most {most}.",
+                    f"{unit.label} has {counted(unit.hero_points, 'hero point')}; a hero may have at most {most}.",
                     f"Move {unit.hero_points - most} to another unit.",
                     "heroes",
                     unit,

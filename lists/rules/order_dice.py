@@ -1,7 +1,7 @@
 """A tournament's limit on order dice (a roster setting)."""
 
 from lists.pricing import order_dice
-from lists.rules.finding import Finding, error
+from lists.rules.finding import Finding, counted, error
 from lists.snapshot import RosterSnapshot
 
 SETTING = "max-order-dice"
@@ -18,7 +18,7 @@ def order_dice_findings(roster: RosterSnapshot) -> list[Finding]:
         error(
             "order_dice.over_limit",
             f"The roster draws {dice} order dice; the tournament allows {limit}.",
-            f"Remove {dice - limit} unit(s), or merge men into fewer, larger units.",
+            f"Remove {counted(dice - limit, 'unit')}, or merge men into fewer, larger units.",
             rule=SETTING,
             rule_name="Order dice limit",
         )

@@ -1,6 +1,6 @@
 """Spotters: one model at most, only with an indirect-fire weapon, useless to a green crew."""
 
-from lists.rules.finding import Finding, error, warning
+from lists.rules.finding import Finding, counted, error, warning
 from lists.snapshot import RosterSnapshot
 
 
@@ -31,7 +31,7 @@ def spotter_findings(roster: RosterSnapshot) -> list[Finding]:
                 error(
                     "spotter.too_many",
                     f"{unit.label} has {spotters} spotters; a team has at most one.",
-                    f"Remove {spotters - 1} spotter(s).",
+                    f"Remove {counted(spotters - 1, 'spotter')}.",
                     spotter_rule,
                     unit,
                     rule_name,

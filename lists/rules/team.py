@@ -4,7 +4,7 @@ Which weapons are team weapons is the pack's business: the rule it names as
 `rule_roles.team`.
 """
 
-from lists.rules.finding import Finding, error
+from lists.rules.finding import Finding, counted, error
 from lists.snapshot import RosterSnapshot
 
 LEADER_ROLES = {"nco", "officer"}
@@ -32,8 +32,8 @@ def team_findings(roster: RosterSnapshot) -> list[Finding]:
                 findings.append(
                     error(
                         "team.loader",
-                        f"{unit.label} carries {len(team_weapons)} team weapon(s) ({names}) but has "
-                        f"{max(spare, 0)} man/men besides the leaders and firers to act as loader.",
+                        f"{unit.label} carries {counted(len(team_weapons), 'team weapon')} ({names}) but has "
+                        f"{counted(max(spare, 0), 'man', 'men')} besides the leaders and firers to act as loader.",
                         "Add men to the squad or drop a team weapon: the NCO cannot be the loader.",
                         team_rule,
                         unit,

@@ -1,6 +1,6 @@
 """Unit size and options: men within the entry's range, options within their limits."""
 
-from lists.rules.finding import Finding, error
+from lists.rules.finding import Finding, counted, error
 from lists.snapshot import RosterSnapshot
 
 
@@ -35,7 +35,7 @@ def unit_size_findings(roster: RosterSnapshot) -> list[Finding]:
                     error(
                         "option.too_many",
                         f"{unit.label} takes {option.name} {count} times; at most {option.max} allowed.",
-                        f"Take it {option.max} time(s) or fewer.",
+                        f"Take it {'once' if option.max == 1 else counted(option.max, 'time')} or fewer.",
                         unit_type.key,
                         unit,
                         unit_type.name,
