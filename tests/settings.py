@@ -9,7 +9,12 @@ os.environ.setdefault("DJANGO_SECURE_HSTS_SECONDS", "0")
 
 from armybuilder.settings import *  # noqa: E402,F403
 
-CACHES = {**CACHES, "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}  # noqa: F405
+if REDIS_URL:  # noqa: F405 - CI runs the suite against a real Redis: this run's keys apart from any other's
+    CACHES["default"]["KEY_PREFIX"] = f"test-{os.getpid()}"  # noqa: F405
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Tasks run at once inside the request; tests/test_pdf_worker.py runs the real database worker.
+TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
 STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}  # noqa: F405
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = False
 ROSTER_CREATE_RATE = PDF_RATE = "10000/m"
