@@ -10,6 +10,7 @@ never silently applied over someone else's change.
 from __future__ import annotations
 
 import json
+import re
 
 from django.conf import settings
 from django.core.cache import cache
@@ -31,6 +32,7 @@ from lists.fingerprint import fingerprint, issue, normalise
 from lists.loading import GameData, game_data, house_rule_info, priced_house_rules, roster_snapshot, roster_units
 from lists.roster_files import (
     MAX_COUNT,
+    MAX_DIGITS,
     MAX_FILE_BYTES,
     RosterFileInvalid,
     dump_json,
@@ -71,6 +73,7 @@ def too_many_requests(request: HttpRequest, exception) -> HttpResponse:
     return response
 
 
+WHOLE_NUMBER = re.compile(rf"[+-]?[0-9]{{1,{MAX_DIGITS}}}")
 MY_ROSTERS_COOKIE = "my_rosters"
 MY_ROSTERS_LIMIT = 50
 
@@ -284,8 +287,8 @@ def _house_rule_posts(post, priced: list[models.SpecialRule], errors: list[str])
     counts = {}
     for rule in priced:
         raw = post.get(f"house_rule-{rule.id}")
-        count = 1 if raw == "on" else _int(raw) or 0
-        if not 0 <= count <= MAX_COUNT:
+        count = _count(raw)
+        if count is None or not 0 <= count <= MAX_COUNT:
             errors.append(f"{rule.name}: a number from 0 to {MAX_COUNT}.")
         elif count:
             counts[rule.id] = count
@@ -384,8 +387,8 @@ def update_unit(request: HttpRequest, secret: str, unit_id: int) -> HttpResponse
     options: dict[int, int] = {}
     for key, option in unit_type.options.items():
         raw = post.get(f"option-{key}")
-        count = 1 if raw == "on" else _int(raw) or 0
-        if not 0 <= count <= 100:
+        count = _count(raw)
+        if count is None or not 0 <= count <= 100:
             errors.append(f"{option.name}: a number from 0 to 100.")
         elif count:
             options[data.option_ids[(unit.unit_type_id, key)]] = count
@@ -647,10 +650,16 @@ def verify(request: HttpRequest, code: str = "") -> HttpResponse:
 
 
 def _int(value) -> int | None:
-    try:
-        return int(str(value).strip())
-    except (TypeError, ValueError):
-        return None
+    """A form field's whole number: ASCII digits only, short enough for any database column, else None."""
+    text = str(value).strip() if value is not None else ""
+    return int(text) if WHOLE_NUMBER.fullmatch(text) else None
+
+
+def _count(raw) -> int | None:
+    """How many of something a form asks for: a ticked checkbox is 1, nothing is 0, else a whole number (or None)."""
+    if raw == "on":
+        return 1
+    return _int(raw) if raw else 0
 
 
 def _bad_request(request: HttpRequest, problems: list[str], title: str = "That did not work") -> HttpResponse:
