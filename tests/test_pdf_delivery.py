@@ -94,8 +94,9 @@ def test_a_render_over_the_time_limit_says_why_and_can_be_retried(client):
 
     assert failed.status_code == 503
     html = failed.content.decode()
-    assert "cards.pdf could not be made: it took longer than 0.001 seconds, the limit for one PDF." in html.replace(
-        "Cards.pdf", "cards.pdf"
+    assert (
+        "The unit cards of Rangers lead the way could not be made: it took longer than 0.001 seconds, "
+        "the limit for one PDF." in html
     )
     assert f'href="{share}cards.pdf?paper=letter&amp;retry=1"' in html
     assert 'http-equiv="refresh"' not in html  # a failed render is not polled
