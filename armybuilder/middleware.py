@@ -13,6 +13,7 @@ import logging
 import re
 
 from django.conf import settings
+from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 
 # The editor and its forms (e/...), and the pages that start a roster or list this device's rosters.
@@ -50,6 +51,25 @@ class PrivacyHeadersMiddleware:
             add_never_cache_headers(response)
             response["X-Robots-Tag"] = "noindex, nofollow"
         return response
+
+
+class RefuseNulCharactersMiddleware:
+    """A form value holding a NUL character is refused with a 400, whichever page it was sent to.
+
+    No text the app keeps may hold one (PostgreSQL cannot store it); files are
+    checked by the roster-file reader, which names the line.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        values = [*request.GET.lists(), *(request.POST.lists() if request.method == "POST" else [])]
+        if any("\x00" in name or any("\x00" in value for value in given) for name, given in values):
+            problems = ["A field held a NUL character (an invisible control character): remove it and try again."]
+            context = {"title": "That did not work", "problems": problems}
+            return render(request, "lists/problems.html", context, status=400)
+        return self.get_response(request)
 
 
 def client_address(request) -> str:

@@ -56,6 +56,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    "armybuilder.middleware.RefuseNulCharactersMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "armybuilder.middleware.PrivacyHeadersMiddleware",
     "csp.middleware.CSPMiddleware",

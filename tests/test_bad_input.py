@@ -271,6 +271,23 @@ def test_a_huge_house_rule_count_posted_to_the_settings_form_is_a_400(client):
     assert roster.version == 1  # nothing was saved
 
 
+def test_a_nul_character_in_any_form_field_is_a_400_and_changes_nothing(client):
+    """PostgreSQL cannot store NUL: it is refused on every database, before any view runs."""
+    client.post("/rosters/import/", {"text": (ROOT / "examples" / "bolt-action-2e.yaml").read_text()})
+    roster = Roster.objects.get()
+    secret = client.get("/rosters/mine/").content.decode().split('href="/e/')[1].split("/")[0]
+
+    renamed = client.post(f"/e/{secret}/settings/", {"version": roster.version, "name": "Rangers\x00"})
+    pasted = client.post("/rosters/import/", {"text": "game: x\x00"})
+    searched = client.get("/verify/", {"fingerprint": "AB\x00"})
+
+    for response in (renamed, pasted, searched):
+        assert response.status_code == 400
+        assert "NUL character" in response.content.decode()
+    roster.refresh_from_db()
+    assert roster.name == "Rangers lead the way" and Roster.objects.count() == 1
+
+
 def test_pasted_text_over_the_body_limit_gets_a_clear_message(client):
     response = client.post("/rosters/import/", {"text": "name: x\n" + "#" * (1024 * 1024 + 10)})
 
