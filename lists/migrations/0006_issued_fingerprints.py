@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('lists', '0002_army_sharing_and_option_armies'),
+        ('lists', '0005_option_copies_unit'),
     ]
 
     operations = [
