@@ -7,7 +7,6 @@ import signal
 from pathlib import Path
 
 import pytest
-from django.core.cache import cache
 from django.core.management import call_command
 from django.test import override_settings
 from pypdf import PdfReader
@@ -17,11 +16,7 @@ from lists.models import Roster
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = (ROOT / "examples" / "bolt-action-2e.yaml").read_text()
 DATABASE_QUEUE = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
-
-
-@pytest.fixture(autouse=True)
-def empty_cache():
-    cache.clear()
+pytestmark = pytest.mark.usefixtures("empty_cache")
 
 
 def share_path(client) -> str:

@@ -12,16 +12,8 @@ from django.test import override_settings
 from lists.models import Roster
 
 ROOT = Path(__file__).resolve().parents[1]
-pytestmark = pytest.mark.usefixtures("real_packs")
+pytestmark = pytest.mark.usefixtures("real_packs", "empty_cache")
 EXAMPLE = (ROOT / "examples" / "heroes-all.yaml").read_text()
-
-
-@pytest.fixture(autouse=True)
-def empty_cache():
-    """Each test starts with no PDF made and no request counted."""
-    from django.core.cache import cache
-
-    cache.clear()
 
 
 @pytest.mark.parametrize("redis", ["", "redis://127.0.0.1:6390/0"], ids=["embedded", "redis"])

@@ -6,7 +6,6 @@ import re
 from pathlib import Path
 
 import pytest
-from django.core.cache import cache
 from pypdf import PdfReader
 
 from lists.fingerprint import content_digest, fingerprint, normalise, pdf_cache_key
@@ -15,12 +14,7 @@ from lists.roster_files import load_roster_file
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = (ROOT / "examples" / "bolt-action-2e.yaml").read_text()
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("real_packs")]
-
-
-@pytest.fixture(autouse=True)
-def empty_cache():
-    cache.clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("real_packs", "empty_cache")]
 
 
 def printed_fingerprint(client, share: str) -> str:
