@@ -1,8 +1,8 @@
 # Two commands set everything up on a fresh Debian machine:
-#   make run    install everything, load the packs, serve http://127.0.0.1:8000 (development)
+#   make run    install everything, load the packs, serve http://127.0.0.1:8000 with the PDF worker (development)
 #   make test   install everything, lint, run the whole test suite (browser tests included)
 # and one serves it in production (environment variables in README):
-#   make serve  gunicorn + WhiteNoise, SQLite or PostgreSQL (DATABASE_URL)
+#   make serve  gunicorn + WhiteNoise + the PDF worker, SQLite or PostgreSQL (DATABASE_URL), Redis optional (REDIS_URL)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -25,14 +25,14 @@ install-dev: $(BIN)/python
 run: install
 	$(DEV) $(BIN)/python manage.py migrate --no-input -v0
 	$(DEV) $(BIN)/python manage.py loadpacks
-	$(DEV) $(BIN)/python manage.py runserver 127.0.0.1:8000
+	$(DEV) $(BIN)/python scripts/with_worker.py $(BIN)/python manage.py runserver 127.0.0.1:8000
 
 serve: install
 	$(BIN)/python manage.py check --deploy --fail-level WARNING
 	$(BIN)/python manage.py collectstatic --no-input -v0
 	$(BIN)/python manage.py migrate --no-input -v0
 	$(BIN)/python manage.py loadpacks
-	$(BIN)/gunicorn -c armybuilder/gunicorn.py armybuilder.wsgi
+	$(BIN)/python scripts/with_worker.py $(BIN)/gunicorn -c armybuilder/gunicorn.py armybuilder.wsgi
 
 lint: install-dev
 	$(BIN)/ruff check .
@@ -45,11 +45,14 @@ format: install-dev
 test: lint
 	$(BIN)/python -m pytest
 
-# The suite against a local PostgreSQL server (installed and started by scripts/postgres.sh).
+# The suite against a local PostgreSQL server and a local Redis (installed and started by
+# scripts/postgres.sh and scripts/redis.sh): the set-up of several machines, on one.
 test-postgres: install-dev
-	bash scripts/install-system-packages.sh postgres
+	bash scripts/install-system-packages.sh postgres redis
 	bash scripts/postgres.sh
-	DATABASE_URL=postgres://armybuilder:armybuilder@127.0.0.1:5432/armybuilder $(BIN)/python -m pytest
+	bash scripts/redis.sh
+	DATABASE_URL=postgres://armybuilder:armybuilder@127.0.0.1:5432/armybuilder \
+	REDIS_URL=redis://127.0.0.1:6379/0 $(BIN)/python -m pytest
 
 bench: install-dev
 	bash scripts/install-system-packages.sh bench

@@ -2,9 +2,33 @@
 
 import os
 
+from gunicorn.glogging import Logger
+
 bind = os.environ.get("ARMYBUILDER_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("ARMYBUILDER_WORKERS", "2"))
 threads = int(os.environ.get("ARMYBUILDER_THREADS", "1"))
-timeout = 60  # a 100-card PDF takes several seconds
+timeout = 30  # PDFs render in the background worker: no web request is slow
 accesslog = os.environ.get("ARMYBUILDER_ACCESS_LOG") or None
 preload_app = True  # load Django once, then fork the workers
+
+# Requests are small: a long request line or many or large headers are refused before Django
+# sees them (bodies over the limit are refused by Django, unread; put the same limit on your proxy).
+limit_request_line = 4094
+limit_request_fields = 50
+limit_request_field_size = 8190
+
+
+class EditSecretMaskingLogger(Logger):
+    """The access log never holds an edit secret: /e/<secret>/ is masked in every field
+    (request line, path, referrer, a redirect's Location)."""
+
+    def atoms(self, resp, req, environ, request_time):
+        from armybuilder.middleware import mask_edit_secrets
+
+        return {
+            key: mask_edit_secrets(value) if isinstance(value, str) else value
+            for key, value in super().atoms(resp, req, environ, request_time).items()
+        }
+
+
+logger_class = EditSecretMaskingLogger

@@ -46,6 +46,8 @@ INSTALLED_APPS = [
     "template_partials",
     "csp",
     "django_ratelimit",
+    "django_tasks",
+    "django_tasks_db",
     "lists",
 ]
 
@@ -54,7 +56,9 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    "armybuilder.middleware.RefuseNulCharactersMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "armybuilder.middleware.PrivacyHeadersMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django_ratelimit.middleware.RatelimitMiddleware",
@@ -92,20 +96,32 @@ else:
         }
     }
 
-# Shared by every worker on the machine: rendered PDFs and rate-limit counters.
-CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-        "LOCATION": os.environ.get("ARMYBUILDER_CACHE_DIR", str(BASE_DIR / "var" / "cache")),
-        "OPTIONS": {"MAX_ENTRIES": 2000},
-    },
-    # Rate-limit counters need atomic increments: kept in each worker's memory.
-    "ratelimit": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "ratelimit"},
-}
-RATELIMIT_USE_CACHE = "ratelimit"
-# Counting per worker is deliberate: it needs no Redis or memcached beside the app, and with
-# N workers a client gets at most N times the budget, which still stops floods.
-SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
+# One cache for rendered PDFs, share pages, PDF jobs and rate-limit counts, shared by every
+# worker: Redis when REDIS_URL is set (so several machines share it), else diskcache's
+# SQLite files on this machine. Both increment atomically, as the rate limits need.
+REDIS_URL = os.environ.get("REDIS_URL", "")
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "diskcache.DjangoCache",
+            "LOCATION": os.environ.get("ARMYBUILDER_CACHE_DIR", str(BASE_DIR / "var" / "cache")),
+            "SHARDS": 4,
+            "DATABASE_TIMEOUT": 1.0,
+            "OPTIONS": {"size_limit": 2 * 1024**3},
+        }
+    }
+RATELIMIT_USE_CACHE = "default"
+# django-ratelimit warns about any backend missing from its list, which predates Django's own
+# Redis backend; both backends used here have the atomic increment its error check (E003) asks for.
+SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
+
+# PDFs render in the background (lists/tasks.py): Django's Tasks API, queued in the database
+# (SQLite or PostgreSQL, shared by every machine that shares it) and run by `manage.py db_worker`.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+PDF_RENDER_SECONDS = int(os.environ.get("ARMYBUILDER_PDF_SECONDS", "180"))
+PDF_MAX_CARD_UNITS = int(os.environ.get("ARMYBUILDER_PDF_MAX_UNITS", "400"))
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -130,9 +146,11 @@ STORAGES = {
 # Where the game-system packs live; loadpacks reads every folder under it.
 PACKS_DIR = Path(os.environ.get("ARMYBUILDER_PACKS_DIR", BASE_DIR / "lists" / "packs"))
 
-# Uploads: roster files are small; anything larger is refused before it is read.
+# Uploads: roster files are small; anything larger is refused before it is read (forms by
+# Django's limit on the body, files by an upload handler that stops at the limit).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
+FILE_UPLOAD_HANDLERS = ["lists.uploads.LimitedUploadHandler"]
 
 # Security. Behind a TLS-terminating proxy set DJANGO_SECURE_PROXY_SSL_HEADER=1.
 SECURE_CONTENT_TYPE_NOSNIFF = True
@@ -147,6 +165,11 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS
 SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", not DEBUG)
 if env_bool("DJANGO_SECURE_PROXY_SSL_HEADER"):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# The header your proxy sets to the client's address (X-Forwarded-For or X-Real-IP). Unset, the
+# client is REMOTE_ADDR: never trust a header that a client could send straight to the app.
+TRUSTED_PROXY_HEADER = os.environ.get("DJANGO_TRUSTED_PROXY_HEADER", "")
+RATELIMIT_IP_META_KEY = "armybuilder.middleware.client_address"
+PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=()"
 
 # Content Security Policy: only the app's own scripts and styles; htmx works under it
 # (its indicator styles are switched off in base.html, so it injects no inline style).
@@ -172,6 +195,8 @@ PDF_RATE = os.environ.get("ARMYBUILDER_PDF_RATE", "30/m")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # Django logs the path of a refused request: edit secrets in it are masked.
+    "filters": {"mask_secrets": {"()": "armybuilder.middleware.MaskEditSecrets"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["mask_secrets"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
 }

@@ -3,3 +3,6 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("lists.urls")),
 ]
+
+# A refused request (too large, malformed) gets a page that says what to do, not a bare "Bad Request".
+handler400 = "lists.roster_views.bad_request"

@@ -14,8 +14,6 @@ layout chosen.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 from collections import Counter
 from dataclasses import dataclass, field
@@ -24,9 +22,9 @@ from functools import cache
 from django.core.cache import cache as django_cache
 from django.template.loader import render_to_string
 
+from lists.fingerprint import fingerprint, pdf_cache_key
 from lists.loading import GameData
 from lists.pricing import unit_points
-from lists.roster_files import export_roster
 from lists.snapshot import RosterSnapshot, UnitChoice
 from lists.verdict import Verdict
 
@@ -38,6 +36,7 @@ FONT_PT = {"poker": 6.2, "a6": 8.0}
 CARD_PADDING_MM = 2.5
 SHEET_MARGIN_MM = 8.0
 CACHE_SECONDS = 60 * 60 * 24
+LIST_VARIANT = "a4"  # the organiser's list has one layout
 
 
 class BlockedURL(ValueError):
@@ -86,6 +85,11 @@ class Layout:
     def __post_init__(self):
         if self.card not in CARD_SIZES or self.paper not in PAPER_SIZES:
             raise ValueError(f"card size is one of {', '.join(CARD_SIZES)}; paper one of {', '.join(PAPER_SIZES)}")
+
+    @property
+    def variant(self) -> str:
+        """The layout's part of a cached PDF's key."""
+        return f"{self.card}-{self.paper}-{int(self.merge)}"
 
     @property
     def card_mm(self) -> tuple[float, float]:
@@ -458,15 +462,8 @@ def _render(html: str) -> bytes:
     return HTML(string=html, url_fetcher=_make_fetcher()).write_pdf(stylesheets=[css], font_config=fonts)
 
 
-def fingerprint(roster: RosterSnapshot, data: GameData) -> str:
-    """A short hash of the roster's content and the pack it was checked against."""
-    content = json.dumps(export_roster(roster), sort_keys=True, ensure_ascii=False)
-    digest = hashlib.sha256(f"{data.system.key}:{data.content_hash}:{content}".encode()).hexdigest()
-    return f"{digest[:4]}-{digest[4:8]}-{digest[8:12]}".upper()
-
-
 def _cached(kind: str, roster: RosterSnapshot, data: GameData, extra: str, build) -> bytes:
-    key = f"pdf:{kind}:{extra}:{fingerprint(roster, data)}"
+    key = pdf_cache_key(kind, extra, roster, data)
     pdf = django_cache.get(key)
     if pdf is None:
         pdf = build()
@@ -494,7 +491,7 @@ def cards_pdf(roster: RosterSnapshot, data: GameData, layout: Layout = Layout())
         )
         return _render(html)
 
-    return _cached("cards", roster, data, f"{layout.card}-{layout.paper}-{int(layout.merge)}", build)
+    return _cached("cards", roster, data, layout.variant, build)
 
 
 def list_pdf(roster: RosterSnapshot, data: GameData, verdict: Verdict, pack_versions: list[tuple[str, str]]) -> bytes:
@@ -502,7 +499,7 @@ def list_pdf(roster: RosterSnapshot, data: GameData, verdict: Verdict, pack_vers
         html = render_to_string("cards/list.html", list_context(roster, data, verdict, pack_versions))
         return _render(html)
 
-    return _cached("list", roster, data, "a4", build)
+    return _cached("list", roster, data, LIST_VARIANT, build)
 
 
 def list_context(roster: RosterSnapshot, data: GameData, verdict: Verdict, pack_versions) -> dict:

@@ -436,3 +436,20 @@ class RosterUnitOption(models.Model):
 
     def __str__(self) -> str:
         return f"{self.option} x{self.count}"
+
+
+class IssuedFingerprint(models.Model):
+    """A fingerprint the site has shown or printed, with the roster and verdict it stood for then.
+
+    An organiser holding a printed list looks it up at /verify/<fingerprint>/, even
+    after the roster has been edited since.
+    """
+
+    fingerprint = models.CharField(max_length=40, unique=True)
+    roster = models.ForeignKey(Roster, on_delete=models.CASCADE, related_name="fingerprints")
+    document = models.JSONField()  # the roster file's mapping (export_roster)
+    verdict = models.JSONField()  # Verdict.to_dict()
+    issued_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.fingerprint

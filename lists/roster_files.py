@@ -36,6 +36,7 @@ MAX_DEPTH = 20
 MAX_UNITS = 400
 MAX_HOUSE_RULES = 100
 MAX_COUNT = HOUSE_RULE_COUNT_MAX
+MAX_DIGITS = 18  # no number in a roster file is longer; a longer one is refused before it is converted
 
 Label = Annotated[str, StringConstraints(min_length=1, max_length=NAME_MAX_LENGTH, strip_whitespace=True)]
 Ref = Annotated[str, StringConstraints(min_length=1, max_length=200, strip_whitespace=True)]
@@ -102,7 +103,12 @@ class RosterFileInvalid(Exception):
 
 
 class _SafeLoader(yaml.SafeLoader):
-    """Safe YAML without aliases (no exponential expansion) and without duplicate keys."""
+    """Safe YAML without aliases (no exponential expansion), duplicate keys or values it cannot read.
+
+    Dates are not a roster file's business: they stay text, like any other
+    value that only looks like a date. A value whose tag cannot be read
+    (`!!int ""`, `!!timestamp "x"`, a 5,000-digit number) is a located error.
+    """
 
     def compose_node(self, parent, index):
         if self.check_event(yaml.AliasEvent):
@@ -119,6 +125,19 @@ class _SafeLoader(yaml.SafeLoader):
             return node
         return super().compose_node(parent, index)
 
+    def construct_object(self, node, deep=False):
+        if isinstance(node, yaml.ScalarNode) and node.tag in _NUMBER_TAGS and _too_long(node.value):
+            raise yaml.constructor.ConstructorError(
+                None, None, f"a number longer than {MAX_DIGITS} digits", node.start_mark
+            )
+        try:
+            return super().construct_object(node, deep=deep)
+        except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError):
+            shown = node.value if isinstance(node.value, str) else ""
+            raise yaml.constructor.ConstructorError(
+                None, None, f"{shown[:40]!r} cannot be read as {node.tag.rsplit(':', 1)[-1]}", node.start_mark
+            ) from None
+
     def construct_mapping(self, node, deep=False):
         seen = set()
         for key_node, _ in node.value:
@@ -133,6 +152,33 @@ class _SafeLoader(yaml.SafeLoader):
                 )
             seen.add(key)
         return super().construct_mapping(node, deep=deep)
+
+
+_NUMBER_TAGS = {"tag:yaml.org,2002:int", "tag:yaml.org,2002:float"}
+# Plain dates and times are read as text: drop the resolver that would make them timestamps.
+_SafeLoader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+def _too_long(number: str) -> bool:
+    return sum(character.isdigit() for character in number) > MAX_DIGITS
+
+
+def _json_number(text: str) -> int | float:
+    if _too_long(text):
+        raise ValueError(f"a number longer than {MAX_DIGITS} digits")
+    return float(text) if any(c in text for c in ".eE") else int(text)
+
+
+def _json_mapping(pairs: list[tuple[str, Any]]) -> dict:
+    mapping: dict = {}
+    for key, value in pairs:
+        if key in mapping:
+            raise ValueError(f"the key {key!r} appears twice")
+        mapping[key] = value
+    return mapping
 
 
 def _depth(value: Any, limit: int = MAX_DEPTH) -> int:
@@ -160,10 +206,20 @@ def parse(raw: bytes, filename: str = "") -> tuple[dict, yaml.Node | None]:
         raise RosterFileInvalid([Problem("", f"the file is not UTF-8 text (byte {exc.start})")]) from None
     if not text.strip():
         raise RosterFileInvalid([Problem("", "the file is empty")])
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        raise RosterFileInvalid([Problem("", "the file holds a NUL character; a roster file is plain text", line)])
     node = None
     try:
         if filename.lower().endswith(".json") or text.lstrip().startswith(("{", "[")):
-            data = json.loads(text)
+            try:
+                data = json.loads(
+                    text, object_pairs_hook=_json_mapping, parse_int=_json_number, parse_float=_json_number
+                )
+            except ValueError as exc:
+                if isinstance(exc, json.JSONDecodeError):
+                    raise
+                raise RosterFileInvalid([Problem("", f"not valid JSON: {exc}")]) from None
             if _depth(data) > MAX_DEPTH:
                 raise RosterFileInvalid([Problem("", f"nested more than {MAX_DEPTH} levels deep")])
         else:
@@ -227,7 +283,9 @@ def _with_lines(problems: list[Problem], node: yaml.Node | None) -> list[Problem
     """Give each problem the YAML line of its field, where it can be found."""
     located = []
     for problem in problems:
-        parts = tuple(int(part) if part.isdigit() else part for part in problem.path.split(".") if part)
+        parts = tuple(
+            int(part) if part.isdecimal() and part.isascii() else part for part in problem.path.split(".") if part
+        )
         line = problem.line or (_line_of(node, parts) if parts else None)
         located.append(Problem(problem.path, problem.message, line))
     return located

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import replace
 from functools import partial
 
 from django.conf import settings
 from django.core.cache import cache
+from django.core.exceptions import RequestDataTooBig
 from django.db import transaction
 from django.db.models import F
 from django.http import HttpRequest, HttpResponse
@@ -25,10 +27,12 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
+from django_ratelimit.core import is_ratelimited
 from django_ratelimit.decorators import ratelimit
 
-from lists import models
-from lists.cards import Layout, cards_pdf, fingerprint, list_pdf, roster_text, unit_blocks
+from lists import models, tasks
+from lists.cards import Layout, roster_text, unit_blocks
+from lists.fingerprint import fingerprint, issue, normalise
 from lists.forms import SettingsForm, StartForm, UnitForm, is_single_option
 from lists.loading import GameData, game_data, house_rule_info, priced_house_rules, roster_snapshot, roster_units
 from lists.pricing import (
@@ -40,6 +44,8 @@ from lists.pricing import (
     unit_service_period,
 )
 from lists.roster_files import (
+    MAX_DIGITS,
+    MAX_FILE_BYTES,
     RosterFile,
     RosterFileInvalid,
     default_label,
@@ -67,13 +73,9 @@ def _creation_rate(group, request) -> str:
     return settings.ROSTER_CREATE_RATE
 
 
-def _pdf_rate(group, request) -> str:
-    return settings.PDF_RATE
-
-
-# Creating rosters and rendering PDFs cost the server most: each client address gets a budget.
+# Creating rosters and rendering PDFs cost the server most: each client address gets a budget
+# (PDF renders are counted where they start, so following one costs nothing).
 limit_creation = ratelimit(key="ip", rate=_creation_rate, method="POST", group="create", block=True)
-limit_pdfs = ratelimit(key="ip", rate=_pdf_rate, method="GET", group="pdf", block=True)
 
 
 def too_many_requests(request: HttpRequest, exception) -> HttpResponse:
@@ -90,6 +92,7 @@ def too_many_requests(request: HttpRequest, exception) -> HttpResponse:
     return response
 
 
+WHOLE_NUMBER = re.compile(rf"[+-]?[0-9]{{1,{MAX_DIGITS}}}")
 MY_ROSTERS_COOKIE = "my_rosters"
 MY_ROSTERS_LIMIT = 50
 
@@ -152,7 +155,7 @@ def _remember_and_open(request: HttpRequest, roster: models.Roster, secret: str)
         max_age=60 * 60 * 24 * 365,
         httponly=True,
         samesite="Lax",
-        secure=request.is_secure(),
+        secure=settings.SESSION_COOKIE_SECURE,  # edit links travel over HTTPS only in production
     )
     return response
 
@@ -225,7 +228,7 @@ def editor_context(
         "share_url": reverse("lists:share", args=[roster.share_id]),
         "edit_url": reverse("lists:edit", args=[secret]) if secret else None,
         "rules": data.system.rules,
-        "fingerprint": fingerprint(snapshot, data),
+        "fingerprint": issue(roster, snapshot, data, verdict),
         "errors": errors or [],
         "conflict": conflict,
     }
@@ -724,14 +727,6 @@ def _printable(share_id: str):
     return roster, snapshot, game_data(roster.system)
 
 
-def pack_versions(roster: models.Roster) -> list[tuple[str, str]]:
-    """The packs a roster's verdict depends on: its game and any house-rule overlays it uses."""
-    versions = {roster.system.key: roster.system.version}
-    for bought in roster.house_rules.select_related("rule__system"):
-        versions[bought.rule.system.key] = bought.rule.system.version
-    return sorted(versions.items())
-
-
 def _download(content: bytes | str, content_type: str, filename: str) -> HttpResponse:
     response = HttpResponse(content, content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
@@ -740,8 +735,8 @@ def _download(content: bytes | str, content_type: str, filename: str) -> HttpRes
 
 
 @require_GET
-@limit_pdfs
 def cards(request: HttpRequest, share_id: str) -> HttpResponse:
+    """The unit cards PDF: served from the cache, else rendered in the background while a page waits."""
     roster, snapshot, data = _printable(share_id)
     try:
         layout = Layout(
@@ -751,32 +746,122 @@ def cards(request: HttpRequest, share_id: str) -> HttpResponse:
         )
     except ValueError as problem:
         return _bad_request(request, [str(problem)], title="Those card settings are not available")
-    return _download(cards_pdf(snapshot, data, layout), "application/pdf", "cards.pdf")
+    return _deliver(request, roster, snapshot, data, "cards", layout)
 
 
 @require_GET
-@limit_pdfs
 def army_list(request: HttpRequest, share_id: str) -> HttpResponse:
+    """The organiser's list PDF, delivered like the cards."""
     roster, snapshot, data = _printable(share_id)
-    pdf = list_pdf(snapshot, data, judge(snapshot), pack_versions(roster))
-    return _download(pdf, "application/pdf", "list.pdf")
+    return _deliver(request, roster, snapshot, data, "list", Layout())
+
+
+PDF_NAMES = {"cards": ("cards.pdf", "the unit cards"), "list": ("list.pdf", "the organiser's list")}
+
+
+def _deliver(request, roster, snapshot, data, kind: str, layout: Layout) -> HttpResponse:
+    """The PDF if it is ready; else start its render (within the client's budget) and show its progress.
+
+    `?wait=1` asks for the progress page (htmx polls it, browsers without
+    JavaScript refresh it); when the PDF is ready it opens a page that fetches it.
+    `?retry=1` starts a failed render again.
+    """
+    filename, what = PDF_NAMES[kind]
+    key = tasks.pdf_key(kind, snapshot, data, layout)
+    waiting = request.GET.get("wait") == "1"
+    query = request.GET.copy()
+    for name in ("wait", "retry"):
+        query.pop(name, None)
+    pdf_url = f"{request.path}?{query.urlencode()}" if query else request.path
+    wait_url = f"{pdf_url}{'&' if query else '?'}wait=1"
+    pdf = cache.get(key)
+    job = None if pdf is not None else tasks.follow(key)
+    if pdf is None and (job is None or job.state == "done" or (job.state == "failed" and request.GET.get("retry"))):
+        if is_ratelimited(request, group="pdf", key="ip", rate=settings.PDF_RATE, increment=True):
+            return too_many_requests(request, None)
+        tasks.start(key, roster.share_id, kind, layout)
+        pdf = cache.get(key)  # a backend that runs tasks at once has finished already
+        job = None if pdf is not None else tasks.follow(key)
+    if pdf is not None and not waiting:
+        return _download(pdf, "application/pdf", filename)
+    context = {
+        "roster": roster,
+        "what": what,
+        "filename": filename,
+        "job": job or tasks.PdfJob("queued"),
+        "ready": pdf is not None,
+        "units": len(snapshot.units),
+        "pdf_url": pdf_url,
+        "wait_url": wait_url,
+        "retry_url": f"{pdf_url}{'&' if query else '?'}retry=1",
+    }
+    if request.htmx:
+        if pdf is not None:  # open the "ready" page, which fetches the file (and stops the polling)
+            response = HttpResponse(status=204)
+            response["HX-Redirect"] = wait_url
+            return response
+        return render(request, "lists/pdf_status.html#status", context)
+    status = 200 if pdf is not None else 503 if context["job"].state == "failed" else 202
+    response = render(request, "lists/pdf_status.html", context, status=status)
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    if status == 503:
+        response["Retry-After"] = "60"
+    return response
 
 
 @require_GET
 def text(request: HttpRequest, share_id: str) -> HttpResponse:
     roster, snapshot, data = _printable(share_id)
-    return _download(roster_text(snapshot, data, judge(snapshot)), "text/plain; charset=utf-8", "roster.txt")
+    verdict = judge(snapshot)
+    issue(roster, snapshot, data, verdict)  # the text carries the fingerprint: /verify/ must know it
+    return _download(roster_text(snapshot, data, verdict), "text/plain; charset=utf-8", "roster.txt")
+
+
+@require_GET
+def verify(request: HttpRequest, code: str = "") -> HttpResponse:
+    """What a fingerprint stands for: the roster, its verdict and points when the fingerprint was issued."""
+    typed = code or request.GET.get("fingerprint", "")
+    printed = normalise(typed) if typed else None
+    if printed and printed != code:
+        return redirect("lists:verify", code=printed)
+    record = (
+        models.IssuedFingerprint.objects.select_related("roster__system").filter(fingerprint=printed).first()
+        if printed
+        else None
+    )
+    unchanged = False
+    if record is not None:
+        unchanged = fingerprint(roster_snapshot(record.roster), game_data(record.roster.system)) == printed
+    response = render(
+        request,
+        "lists/verify.html",
+        {"typed": typed, "record": record, "unchanged": unchanged},
+        status=404 if typed and record is None else 200,
+    )
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    return response
 
 
 # --- helpers -----------------------------------------------------------------
 
 
 def _int(value) -> int | None:
-    try:
-        return int(str(value).strip())
-    except (TypeError, ValueError):
-        return None
+    """A form field's whole number: ASCII digits only, short enough for any database column, else None."""
+    text = str(value).strip() if value is not None else ""
+    return int(text) if WHOLE_NUMBER.fullmatch(text) else None
 
 
 def _bad_request(request: HttpRequest, problems: list[str], title: str = "That did not work") -> HttpResponse:
     return render(request, "lists/problems.html", {"title": title, "problems": problems}, status=400)
+
+
+def bad_request(request: HttpRequest, exception=None) -> HttpResponse:
+    """Django's answer to a request it refuses before any view runs, such as a body over the size limit."""
+    if isinstance(exception, RequestDataTooBig):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024
+        problems = [
+            f"What you sent is larger than {limit:,} KB, so it was not read. "
+            f"A roster file may be at most {MAX_FILE_BYTES // 1024:,} KB: upload or paste a smaller file."
+        ]
+        return _bad_request(request, problems, title="The roster file is too large")
+    return _bad_request(request, ["The request could not be read. Please go back and try again."])

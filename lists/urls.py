@@ -26,6 +26,9 @@ urlpatterns = [
     path("r/<str:share_id>/cards.pdf", roster_views.cards, name="cards"),
     path("r/<str:share_id>/list.pdf", roster_views.army_list, name="list"),
     path("r/<str:share_id>/roster.txt", roster_views.text, name="export-text"),
+    # Organisers check a printed fingerprint.
+    path("verify/", roster_views.verify, name="verify-form"),
+    path("verify/<str:code>/", roster_views.verify, name="verify"),
     # The JSON API over the game data.
     path("api/", api.index, name="api-index"),
     path("api/games/", api.games, name="api-games"),

@@ -4,6 +4,7 @@
 #                  times faster PDFs), a font, venv
 #   test           also Chromium for the browser tests and poppler-utils (PDF to PNG)
 #   postgres       also a PostgreSQL server (CI runs the suite against it too)
+#   redis          also a Redis server (CI runs the suite against it with PostgreSQL)
 #   bench          also wrk, the load generator of make bench
 set -euo pipefail
 packages=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core python3-venv)
@@ -11,6 +12,7 @@ for extra in "$@"; do
   case "$extra" in
     test) packages+=(chromium poppler-utils) ;;
     postgres) packages+=(postgresql) ;;
+    redis) packages+=(redis-server) ;;
     bench) packages+=(wrk) ;;
     *) echo "unknown package set: $extra" >&2; exit 2 ;;
   esac

@@ -1,9 +1,12 @@
 """The bounded load test of `make bench`: wrk against 2 gunicorn workers on loopback.
 
-It serves the app as production does (DEBUG off, WhiteNoise, SQLite in WAL mode)
-from a throwaway database holding the packs and one 20-unit roster, then hits
-the share page and the editor's live-validation endpoint for a fixed time each.
-Every request goes to 127.0.0.1; the run stops by itself.
+It serves the app as production does (`make serve`'s command: DEBUG off,
+WhiteNoise, SQLite in WAL mode, the PDF worker beside gunicorn) from a
+throwaway database holding the packs, a 20-unit and a 400-unit roster. It times
+a cards PDF from request to download, hits the share page and the editor's
+live-validation endpoint for a fixed time each, then the share page again while
+the 400-unit cards PDF renders in the background. Every request goes to
+127.0.0.1; the run stops by itself.
 """
 
 from __future__ import annotations
@@ -79,13 +82,37 @@ def prepare(env: dict) -> str:
         "import django; django.setup()\n"
         "from lists.roster_files import load_roster_file, save_new_roster\n"
         "from lists.sharing import hash_secret\n"
-        "units = ''.join('  - {unit: Regular Infantry Section (Mid-/ Late-War), quality: Regular, options: [Light machine gun]}\\n' for _ in range(20))\n"
-        "text = 'game: bolt-action-2e\\narmy: generic\\nname: Load\\nunits:\\n' + units\n"
-        "roster = save_new_roster(load_roster_file(text.encode()), 'loadtestshareid01', hash_secret('load-test-edit-secret'))\n"
-        "print(roster.units.first().id)\n"
+        "def roster(count):\n"
+        "    units = ''.join('  - {unit: Regular Infantry Section (Mid-/ Late-War), quality: Regular, options: [Light machine gun]}\\n' for _ in range(count))\n"
+        "    return load_roster_file(f'game: bolt-action-2e\\narmy: generic\\nname: Load {count}\\nunits:\\n{units}'.encode())\n"
+        "save_new_roster(roster(400), 'loadtest400units', hash_secret('load-test-400-secret'))\n"
+        "small = save_new_roster(roster(20), 'loadtestshareid01', hash_secret('load-test-edit-secret'))\n"
+        "print(small.units.first().id)\n"
     )
     result = subprocess.run([python, "-c", script], cwd=ROOT, env=env, check=True, capture_output=True, text=True)
     return result.stdout.strip()
+
+
+def fetch_pdf(path: str, limit: float = 600) -> tuple[float, int]:
+    """Ask for a PDF as a browser would, following its waiting page until the file comes; (seconds, bytes)."""
+    start = time.perf_counter()
+    url = f"{BASE}{path}"
+    while time.perf_counter() - start < limit:
+        with urllib.request.urlopen(url, timeout=30) as answer:  # noqa: S310 - loopback only
+            body = answer.read()
+            if answer.headers.get_content_type() == "application/pdf":
+                return time.perf_counter() - start, len(body)
+            if "could not be made" in body.decode():
+                raise SystemExit(f"{path}: the render failed")
+        time.sleep(0.25)
+    raise SystemExit(f"{path}: no PDF after {limit:.0f} s")
+
+
+def render_state(path: str) -> str:
+    """What the waiting page says about a PDF: queued, rendering or ready."""
+    with urllib.request.urlopen(f"{BASE}{path}?wait=1", timeout=30) as answer:  # noqa: S310 - loopback only
+        html = answer.read().decode()
+    return "ready" if "is downloading" in html else "rendering" if "Rendering" in html else "queued"
 
 
 def wait_until_up(process: subprocess.Popen) -> None:
@@ -130,8 +157,9 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="armybuilder-load-"))
     env = environment(tmp)
     unit_id = prepare(env)
+    gunicorn = [str(Path(sys.executable).parent / "gunicorn"), "-c", "armybuilder/gunicorn.py", "armybuilder.wsgi"]
     server = subprocess.Popen(
-        [str(Path(sys.executable).parent / "gunicorn"), "-c", "armybuilder/gunicorn.py", "armybuilder.wsgi"],
+        [sys.executable, "scripts/with_worker.py", *gunicorn],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -139,11 +167,10 @@ def main() -> None:
     )
     try:
         wait_until_up(server)
-        print("Production server (gunicorn, fonts built before the workers fork)")
-        for label in ("first cards.pdf of a 20-unit roster", "the same again (cached)"):
-            start = time.perf_counter()
-            urllib.request.urlopen(f"{BASE}/r/loadtestshareid01/cards.pdf", timeout=60).read()  # noqa: S310 - loopback only
-            print(f"  {label:<58} {(time.perf_counter() - start) * 1000:>8.0f} ms")
+        print("Production server (gunicorn, fonts built before the workers fork; the PDF worker beside it)")
+        for label in ("first cards.pdf of a 20-unit roster (queued, rendered, served)", "the same again (cached)"):
+            seconds, size = fetch_pdf("/r/loadtestshareid01/cards.pdf")
+            print(f"  {label:<58} {seconds * 1000:>8.0f} ms")
         print(f"Load test: 2 gunicorn workers on 127.0.0.1:{PORT}, wrk 2 threads, {SECONDS} s per endpoint")
         share = wrk("/r/loadtestshareid01/", "", tmp, connections=16)
         line("share page (20 units)", share, "(target 300 req/s, no errors)")
@@ -152,6 +179,16 @@ def main() -> None:
         path = f"{edit_path}units/{unit_id}/"
         edit = wrk(path, LUA_EDIT.format(version=version, path=path, token=token, base=BASE), tmp, connections=4)
         line("live validation (htmx edit)", edit)
+        big = "/r/loadtest400units/cards.pdf"
+        started = time.perf_counter()
+        urllib.request.urlopen(f"{BASE}{big}", timeout=30).read()  # noqa: S310 - loopback only: starts the render
+        time.sleep(1)  # let the worker pick it up
+        during = wrk("/r/loadtestshareid01/", "", tmp, connections=16)
+        state = render_state(big)
+        line("share page while 400-unit PDF renders", during, f"(target p95 < 200 ms; PDF still {state} at the end)")
+        _, size = fetch_pdf(big)
+        total = time.perf_counter() - started
+        print(f"  {'400-unit cards.pdf, request to download':<58} {total * 1000:>8.0f} ms  ({size // 1024} KB)")
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=20)

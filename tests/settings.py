@@ -1,6 +1,9 @@
 """Settings for the test suite: production settings with a test-only key, served over plain HTTP."""
 
+import atexit
 import os
+import shutil
+import tempfile
 
 os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-secret-key-not-for-production-0123456789abcdefghijkl")
 os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver,127.0.0.1,localhost")
@@ -9,7 +12,13 @@ os.environ.setdefault("DJANGO_SECURE_HSTS_SECONDS", "0")
 
 from armybuilder.settings import *  # noqa: E402,F403
 
-CACHES = {**CACHES, "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}  # noqa: F405
+if REDIS_URL:  # noqa: F405 - CI runs the suite against a real Redis: this run's keys apart from any other's
+    CACHES["default"]["KEY_PREFIX"] = f"test-{os.getpid()}"  # noqa: F405
+else:  # the embedded production cache (diskcache), in a folder of this process's own
+    CACHES["default"]["LOCATION"] = tempfile.mkdtemp(prefix="armybuilder-test-cache-")  # noqa: F405
+    atexit.register(shutil.rmtree, CACHES["default"]["LOCATION"], ignore_errors=True)  # noqa: F405
+# Tasks run at once inside the request; tests/test_pdf_worker.py runs the real database worker.
+TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
 STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}  # noqa: F405
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = False
 ROSTER_CREATE_RATE = PDF_RATE = "10000/m"

@@ -6,22 +6,26 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.test import override_settings
 
 from lists.models import Roster
 
 ROOT = Path(__file__).resolve().parents[1]
-pytestmark = pytest.mark.usefixtures("real_packs")
+pytestmark = pytest.mark.usefixtures("real_packs", "empty_cache")
 EXAMPLE = (ROOT / "examples" / "heroes-all.yaml").read_text()
 
 
-def test_production_settings_pass_the_deploy_check_with_no_warning():
+@pytest.mark.parametrize("redis", ["", "redis://127.0.0.1:6390/0"], ids=["embedded", "redis"])
+def test_production_settings_pass_the_deploy_check_with_no_warning(redis):
+    """Also the rate limits' own check, whose error (a cache that cannot count atomically) is not silenced."""
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")},
         "DJANGO_SETTINGS_MODULE": "armybuilder.settings",
         "DJANGO_SECRET_KEY": "x7Gq2vLr9TbKz4NcW1pYfH8mJd3sA6eU0oRiV5lXnQwEyBtCgZaMhPkSjDuF-_",
         "DJANGO_ALLOWED_HOSTS": "lists.example.org",
         "DJANGO_CSRF_TRUSTED_ORIGINS": "https://lists.example.org",
+        "REDIS_URL": redis,
     }
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
@@ -32,6 +36,7 @@ def test_production_settings_pass_the_deploy_check_with_no_warning():
     )
 
     assert result.returncode == 0, result.stdout + result.stderr
+    assert "django_ratelimit.E003" not in settings.SILENCED_SYSTEM_CHECKS
 
 
 def test_production_refuses_to_start_without_a_secret_key():
@@ -107,14 +112,155 @@ def test_roster_creation_is_rate_limited_per_client(client, frozen_clock):
 
 @pytest.mark.django_db
 @override_settings(PDF_RATE="2/m")
-def test_pdf_rendering_is_rate_limited_per_client(client, frozen_clock):
+def test_pdf_renders_are_rate_limited_per_client_and_following_one_is_free(client, frozen_clock):
     client.post("/rosters/import/", {"text": EXAMPLE})
-    roster = Roster.objects.get()
+    share = f"/r/{Roster.objects.get().share_id}/"
 
-    statuses = [client.get(f"/r/{roster.share_id}/cards.pdf", REMOTE_ADDR="203.0.113.9").status_code for _ in range(3)]
+    statuses = [
+        client.get(f"{share}cards.pdf?card={card}", REMOTE_ADDR="203.0.113.9").status_code for card in ("poker", "a6")
+    ]
+    # A PDF already made costs nothing, however often it is fetched or its page polled.
+    statuses += [client.get(f"{share}cards.pdf?card=a6", REMOTE_ADDR="203.0.113.9").status_code for _ in range(3)]
+    response = client.get(f"{share}list.pdf", REMOTE_ADDR="203.0.113.9")
 
-    assert statuses == [200, 200, 429]
-    response = client.get(f"/r/{roster.share_id}/list.pdf", REMOTE_ADDR="203.0.113.9")
+    assert statuses == [200] * 5
     assert response.status_code == 429
     assert response["Retry-After"] == "60"
     assert "wait a minute" in response.content.decode()
+    assert client.get(f"{share}list.pdf", REMOTE_ADDR="203.0.113.10").status_code == 200
+
+
+@pytest.mark.django_db
+@override_settings(PDF_RATE="1/m", TRUSTED_PROXY_HEADER="X-Forwarded-For")
+def test_behind_a_trusted_proxy_each_client_has_its_own_budget(client, frozen_clock):
+    """Every request comes from the proxy's address; the client is the address the proxy added last."""
+    client.post("/rosters/import/", {"text": EXAMPLE})
+    share = f"/r/{Roster.objects.get().share_id}/"
+
+    def fetch(path, forwarded):
+        return client.get(path, REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR=forwarded).status_code
+
+    assert fetch(f"{share}cards.pdf", "198.51.100.1") == 200
+    assert fetch(f"{share}list.pdf", "198.51.100.1") == 429
+    # A client cannot borrow another budget by sending its own X-Forwarded-For: the proxy's entry counts.
+    assert fetch(f"{share}list.pdf", "198.51.100.77, 198.51.100.1") == 429
+    assert fetch(f"{share}list.pdf", "198.51.100.2") == 200
+
+
+@pytest.mark.django_db
+@override_settings(PDF_RATE="1/m")
+def test_without_a_trusted_proxy_header_a_forwarded_address_is_ignored(client, frozen_clock):
+    client.post("/rosters/import/", {"text": EXAMPLE})
+    share = f"/r/{Roster.objects.get().share_id}/"
+
+    assert client.get(f"{share}cards.pdf", HTTP_X_FORWARDED_FOR="198.51.100.1").status_code == 200
+    assert client.get(f"{share}list.pdf", HTTP_X_FORWARDED_FOR="198.51.100.2").status_code == 429
+
+
+COUNT_IN_A_WORKER = """
+import django, sys
+django.setup()
+from django.test import RequestFactory
+from django_ratelimit.core import is_ratelimited
+request = RequestFactory().get("/", REMOTE_ADDR="203.0.113.50")
+limited = [is_ratelimited(request, group="pdf", key="ip", rate="8/h", increment=True) for _ in range(5)]
+print(sum(limited))
+"""
+
+
+def test_rate_limit_counts_are_shared_by_every_worker_in_the_default_set_up(tmp_path):
+    """Two worker processes on the production settings (no Redis) draw on one budget."""
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "REDIS_URL"))},
+        "DJANGO_SETTINGS_MODULE": "armybuilder.settings",
+        "DJANGO_SECRET_KEY": "k" * 60,
+        "ARMYBUILDER_CACHE_DIR": str(tmp_path / "cache"),
+    }
+
+    limited = [
+        int(
+            subprocess.run(
+                [sys.executable, "-c", COUNT_IN_A_WORKER], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+            ).stdout
+        )
+        for _ in range(2)
+    ]
+
+    assert limited == [0, 2]  # 5 + 5 requests against a budget of 8: the second worker sees the first's 5
+
+
+@pytest.mark.django_db
+def test_editor_pages_are_never_stored_or_indexed(client):
+    edit = client.post("/rosters/import/", {"text": EXAMPLE})["Location"]
+    roster = Roster.objects.get()
+
+    for path in (edit, "/rosters/mine/"):
+        response = client.get(path)
+        assert response.status_code == 200
+        assert "no-store" in response["Cache-Control"], path
+        assert response["X-Robots-Tag"] == "noindex, nofollow", path
+    assert "no-store" not in client.get(f"/r/{roster.share_id}/").get("Cache-Control", "")
+
+
+@pytest.mark.django_db
+def test_every_answer_carries_a_permissions_policy(client):
+    for path in ("/", "/games/bolt-action-2e/", "/api/games/", "/no-such-page/"):
+        assert "camera=()" in client.get(path)["Permissions-Policy"], path
+
+
+@pytest.mark.django_db
+@override_settings(SESSION_COOKIE_SECURE=True)
+def test_the_edit_links_cookie_stays_secure_on_a_request_not_seen_as_https(client):
+    response = client.post("/rosters/import/", {"text": EXAMPLE})  # plain http, as behind a misconfigured proxy
+
+    assert response.cookies["my_rosters"]["secure"] is True
+    assert response.cookies["my_rosters"]["httponly"] is True
+
+
+@pytest.mark.django_db
+def test_django_logs_never_hold_an_edit_secret(client, caplog):
+    import logging
+
+    from armybuilder.middleware import MaskEditSecrets
+
+    client.get("/e/a-guessed-secret-0123456789/")
+
+    record = next(r for r in caplog.records if r.name == "django.request")
+    MaskEditSecrets().filter(record)
+    assert record.getMessage() == "Not Found: /e/[secret]/"
+    console = logging.getLogger().handlers
+    assert any(isinstance(f, MaskEditSecrets) for handler in console for f in handler.filters)
+
+
+def test_the_access_log_never_holds_an_edit_secret(tmp_path):
+    import datetime
+    import types
+
+    from gunicorn.config import Config
+
+    from armybuilder.gunicorn import EditSecretMaskingLogger
+
+    config = Config()
+    config.set("accesslog", str(tmp_path / "access.log"))
+    config.set("access_log_format", '%(h)s "%(r)s" %(s)s "%(f)s" %({location}o)s %(U)s')
+    logger = EditSecretMaskingLogger(config)
+    secret = "Zq3-secret_Value0123456789abcdefghijklmnopqr"
+    environ = {
+        "REQUEST_METHOD": "POST",
+        "RAW_URI": f"/e/{secret}/units/4/?x=1",
+        "PATH_INFO": f"/e/{secret}/units/4/",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "REMOTE_ADDR": "203.0.113.1",
+        "HTTP_REFERER": f"https://lists.example.org/e/{secret}/",
+    }
+    response = types.SimpleNamespace(status="302 Found", sent=0, headers=[("Location", f"/e/{secret}/#roster")])
+    request = types.SimpleNamespace(headers=[("REFERER", environ["HTTP_REFERER"])])
+
+    logger.access(response, request, environ, datetime.timedelta(milliseconds=5))
+    for handler in logger.access_log.handlers:
+        handler.flush()
+
+    line = (tmp_path / "access.log").read_text()
+    assert secret not in line
+    assert '"POST /e/[secret]/units/4/?x=1 HTTP/1.1" 302 "https://lists.example.org/e/[secret]/"' in line
+    assert "/e/[secret]/#roster /e/[secret]/units/4/" in line

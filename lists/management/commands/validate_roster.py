@@ -1,6 +1,7 @@
 """python manage.py validate_roster PATH [--json]: is this roster file legal?
 
 Exit status: 0 legal, 1 not legal, 2 the file could not be used (reason on stderr).
+A failure of the command itself also exits 2, never 1: 1 always means "not legal".
 """
 
 import json
@@ -29,11 +30,14 @@ class Command(BaseCommand):
             sys.exit(2)
         try:
             roster = load_roster_file(raw, path.name).snapshot()
+            verdict = judge(roster)
         except RosterFileInvalid as invalid:
             for problem in invalid.problems:
                 self.stderr.write(f"{path}: {problem}")
             sys.exit(2)
-        verdict = judge(roster)
+        except Exception as exc:  # a crash must not read as "not legal" (exit 1)
+            self.stderr.write(f"{path}: the file could not be checked ({type(exc).__name__}); please report this")
+            sys.exit(2)
         if as_json:
             self.stdout.write(json.dumps(verdict.to_dict(), indent=2))
         else:

@@ -1,0 +1,144 @@
+"""PDFs rendered in the background, so a large roster never holds a web worker.
+
+A request for a PDF that is not cached enqueues `render_pdf` (Django's Tasks API
+through the django-tasks backport; by default its database backend, run by
+`manage.py db_worker`) and answers at once with a page that follows the job.
+The worker renders through `lists.cards`, within a time limit and a cap on
+cards, and leaves the PDF in the shared cache, where the next request finds it.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import Http404
+from django_tasks import TaskResultStatus, task
+from django_tasks.exceptions import TaskResultDoesNotExist
+
+from lists import models
+from lists.cards import LIST_VARIANT, Layout, cards_pdf, list_pdf
+from lists.fingerprint import issue, pdf_cache_key
+from lists.loading import GameData, game_data, roster_snapshot
+from lists.sharing import roster_for_share
+from lists.snapshot import RosterSnapshot
+from lists.verdict import judge
+
+PDF_CACHE_SECONDS = 60 * 60 * 24
+JOB_SECONDS = 60 * 60  # how long a job's id is kept to follow it
+
+
+class RenderFailed(Exception):
+    """A render that could not be done; its message is shown to the visitor."""
+
+
+@dataclass(frozen=True)
+class PdfJob:
+    """What a visitor waiting for a PDF is told."""
+
+    state: str  # "queued", "rendering", "failed" or "done"
+    seconds: int = 0  # since it was queued or started
+    reason: str = ""
+
+
+def pdf_key(kind: str, snapshot: RosterSnapshot, data: GameData, layout: Layout) -> str:
+    """The cache key of this roster's PDF of this kind in this layout."""
+    return pdf_cache_key(kind, layout.variant if kind == "cards" else LIST_VARIANT, snapshot, data)
+
+
+@contextmanager
+def time_limit(seconds: float):
+    """Stop the work inside after `seconds` (the worker runs tasks on its main thread, where alarms work)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expired(signum, frame):
+        raise RenderFailed(f"it took longer than {seconds:g} seconds, the limit for one PDF")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@task()
+def render_pdf(share_id: str, kind: str, card: str, paper: str, merge: bool) -> int:
+    """Render a roster's cards or organiser's list into the cache; returns the PDF's size in bytes."""
+    try:
+        roster = roster_for_share(share_id)
+    except Http404:
+        raise RenderFailed("the roster no longer exists") from None
+    snapshot = roster_snapshot(roster)
+    data = game_data(roster.system)
+    layout = Layout(card=card, paper=paper, merge=merge)
+    if kind == "cards" and len(snapshot.units) > settings.PDF_MAX_CARD_UNITS:
+        raise RenderFailed(
+            f"the roster has {len(snapshot.units)} units; a cards PDF holds the cards of at most "
+            f"{settings.PDF_MAX_CARD_UNITS} units"
+        )
+    with time_limit(settings.PDF_RENDER_SECONDS):
+        if kind == "cards":
+            pdf = cards_pdf(snapshot, data, layout)
+        else:
+            verdict = judge(snapshot)
+            issue(roster, snapshot, data, verdict)
+            pdf = list_pdf(snapshot, data, verdict, pack_versions(roster))
+    cache.add(pdf_key(kind, snapshot, data, layout), pdf, PDF_CACHE_SECONDS)
+    return len(pdf)
+
+
+def pack_versions(roster: models.Roster) -> list[tuple[str, str]]:
+    """The packs a roster's verdict depends on: its game and any house-rule overlays it uses."""
+    versions = {roster.system.key: roster.system.version}
+    for bought in roster.house_rules.select_related("rule__system"):
+        versions[bought.rule.system.key] = bought.rule.system.version
+    return sorted(versions.items())
+
+
+def start(key: str, share_id: str, kind: str, layout: Layout) -> None:
+    """Enqueue a render of this PDF and remember its job under the PDF's key."""
+    result = render_pdf.enqueue(share_id, kind, layout.card, layout.paper, layout.merge)
+    entry = {"id": result.id, "queued": time.time()}
+    if result.status == TaskResultStatus.FAILED:  # a backend that runs tasks at once has finished already
+        entry["reason"] = _reason(result)
+    cache.set(f"job:{key}", entry, JOB_SECONDS)
+
+
+def follow(key: str) -> PdfJob | None:
+    """Where the render of this PDF has got to, or None if none is under way (or its record is gone)."""
+    entry = cache.get(f"job:{key}")
+    if entry is None:
+        return None
+    if "reason" in entry:
+        return PdfJob("failed", reason=entry["reason"])
+    if not render_pdf.get_backend().supports_get_result:
+        return None
+    try:
+        result = render_pdf.get_result(entry["id"])
+    except TaskResultDoesNotExist:  # pruned: start it again
+        return None
+    now = time.time()
+    if result.status == TaskResultStatus.FAILED:
+        return PdfJob("failed", reason=_reason(result))
+    if result.status == TaskResultStatus.SUCCESSFUL:
+        return PdfJob("done")
+    if result.started_at is not None:
+        return PdfJob("rendering", int(now - result.started_at.timestamp()))
+    return PdfJob("queued", int(now - entry["queued"]))
+
+
+def _reason(result) -> str:
+    """Why a render failed, in words for the visitor: our own reasons as written, others by their kind."""
+    error = result.errors[-1] if result.errors else None
+    if error is not None and error.exception_class_path == f"{__name__}.RenderFailed":
+        return error.traceback.strip().splitlines()[-1].split(": ", 1)[-1]
+    return "the renderer stopped with an unexpected error"

@@ -1,0 +1,42 @@
+"""In Chromium: a PDF that is not ready shows its progress, and downloads by itself once the worker is done."""
+
+import signal
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.test import override_settings
+from playwright.sync_api import expect
+
+from lists.roster_files import load_roster_file, save_new_roster
+from lists.sharing import hash_secret
+from tests.test_browser import browser, page, site  # noqa: F401 - the browser suite's fixtures
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def worker_signals():
+    """db_worker installs its own SIGINT/SIGTERM handlers: give the test run its own back afterwards."""
+    saved = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM, signal.SIGQUIT)}
+    yield
+    for number, handler in saved.items():
+        signal.signal(number, handler)
+
+
+@override_settings(TASKS={"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}})
+def test_the_waiting_page_follows_the_render_and_downloads_the_pdf(page, site, worker_signals):  # noqa: F811
+    resolved = load_roster_file((ROOT / "examples" / "bolt-action-2e.yaml").read_bytes())
+    save_new_roster(resolved, "browserpdfroster", hash_secret("browser-pdf-secret"))
+
+    page.goto(f"{site}/r/browserpdfroster/list.pdf")
+    expect(page.locator("#pdf-status")).to_contain_text("Waiting for the renderer")
+    expect(page.locator("#pdf-status")).to_contain_text("Rangers lead the way (10 units)")
+
+    with page.expect_download(timeout=30_000) as download_info:
+        call_command("db_worker", "--batch", "--no-startup-delay", "--no-reload", verbosity=0)
+
+    download = download_info.value
+    assert download.suggested_filename == "list.pdf"
+    assert Path(download.path()).read_bytes().startswith(b"%PDF")
+    expect(page.locator("h1")).to_have_text("Your PDF is ready")
