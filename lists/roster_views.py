@@ -19,12 +19,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.http import content_disposition_header
 from django.utils.safestring import mark_safe
+from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_POST
 from django_ratelimit.decorators import ratelimit
 
 from lists import models
-from lists.cards import Layout, cards_pdf, fingerprint, list_pdf, roster_text
+from lists.cards import Layout, cards_pdf, fingerprint, house_rule_rows, list_pdf, roster_text
 from lists.loading import GameData, game_data, house_rule_info, priced_house_rules, roster_snapshot, roster_units
 from lists.roster_files import (
     MAX_COUNT,
@@ -183,6 +185,7 @@ def editor_context(roster: models.Roster, secret: str | None) -> dict:
         "snapshot": snapshot,
         "verdict": verdict,
         "rows": _unit_rows(snapshot, verdict, units, data, priced),
+        "house_rule_lines": house_rule_rows(snapshot),
         "picker": _unit_picker(data, roster.army_id) if secret else [],
         "settings_fields": _settings_fields(snapshot, data),
         "house_rule_choices": _house_rule_counts(snapshot, priced, None),
@@ -502,8 +505,8 @@ def export(request: HttpRequest, share_id: str, fmt: str) -> HttpResponse:
     roster = roster_for_share(share_id)
     document = export_roster(roster_snapshot(roster))
     if fmt == "json":
-        return _download(dump_json(document), "application/json; charset=utf-8", "roster.json")
-    return _download(dump_yaml(document), "application/yaml; charset=utf-8", "roster.yaml")
+        return _download(dump_json(document), "application/json; charset=utf-8", download_name(roster, ".json"))
+    return _download(dump_yaml(document), "application/yaml; charset=utf-8", download_name(roster, ".yaml"))
 
 
 @require_POST
@@ -536,9 +539,14 @@ def pack_versions(roster: models.Roster) -> list[tuple[str, str]]:
     return sorted(versions.items())
 
 
+def download_name(roster: models.Roster, suffix: str) -> str:
+    """A download's file name, after the roster: `normandy-june-1944-cards.pdf`."""
+    return f"{slugify(roster.name, allow_unicode=True)[:80] or 'roster'}{suffix}"
+
+
 def _download(content: bytes | str, content_type: str, filename: str) -> HttpResponse:
     response = HttpResponse(content, content_type=content_type)
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Content-Disposition"] = content_disposition_header(as_attachment=True, filename=filename)
     response["X-Robots-Tag"] = "noindex, nofollow"
     return response
 
@@ -555,7 +563,7 @@ def cards(request: HttpRequest, share_id: str) -> HttpResponse:
         )
     except ValueError as problem:
         return _bad_request(request, [str(problem)], title="Those card settings are not available")
-    return _download(cards_pdf(snapshot, data, layout), "application/pdf", "cards.pdf")
+    return _download(cards_pdf(snapshot, data, layout), "application/pdf", download_name(roster, "-cards.pdf"))
 
 
 @require_GET
@@ -563,13 +571,14 @@ def cards(request: HttpRequest, share_id: str) -> HttpResponse:
 def army_list(request: HttpRequest, share_id: str) -> HttpResponse:
     roster, snapshot, data = _printable(share_id)
     pdf = list_pdf(snapshot, data, judge(snapshot), pack_versions(roster))
-    return _download(pdf, "application/pdf", "list.pdf")
+    return _download(pdf, "application/pdf", download_name(roster, "-list.pdf"))
 
 
 @require_GET
 def text(request: HttpRequest, share_id: str) -> HttpResponse:
     roster, snapshot, data = _printable(share_id)
-    return _download(roster_text(snapshot, data, judge(snapshot)), "text/plain; charset=utf-8", "roster.txt")
+    body = roster_text(snapshot, data, judge(snapshot))
+    return _download(body, "text/plain; charset=utf-8", download_name(roster, ".txt"))
 
 
 # --- helpers -----------------------------------------------------------------
