@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('lists', '0003_model_figures_weapon_counts_capacity_counts'),
+        ('lists', '0005_option_copies_unit'),
     ]
 
     operations = [
