@@ -437,7 +437,7 @@ game: action-all-fronts
 army: german
 name: Every kind of cost
 year: 1944
-house_rules: [Field telephones]
+house_rules: [{house_rule: Field telephones, count: 2}]
 units:
   - {unit: Panzer Grenadier squad, options: [Panzerfaust, Panzer Attack], hero_points: 1}
   - {unit: Pz IVC}
@@ -476,9 +476,9 @@ def test_the_lines_of_every_output_add_up_to_its_printed_total(client, text):
     list_lines = numbers(r'<td class="num">(\d+)</td>', listed.split('class="total"')[0])
     assert sum(list_lines) == numbers(r'<td class="num">(\d+)', listed.split('class="total"')[1])[0]
     assert sum(numbers(r'<p class="points">(\d+) pts</p>', page)) == numbers(r'<p class="totals">(\d+)', page)[0]
-    for rule in snapshot.house_rules:
-        assert f"House rule: {rule.name}" in plain and f"House rule: {rule.name}" in listed
-        assert f"House rule: {rule.name}" in page
+    for bought in snapshot.house_rules:
+        line = f"House rule: {bought.rule.name}"
+        assert line in plain and line in listed and line in page
 
 
 def test_bought_house_rules_are_priced_lines_of_the_list_pdf_and_on_the_rules_reference(client):
