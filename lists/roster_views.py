@@ -185,7 +185,7 @@ def editor_context(roster: models.Roster, secret: str | None) -> dict:
         "snapshot": snapshot,
         "verdict": verdict,
         "rows": _unit_rows(snapshot, verdict, units, data, priced),
-        "house_rule_lines": house_rule_rows(snapshot),
+        "house_rule_rows": house_rule_rows(snapshot),
         "picker": _unit_picker(data, roster.army_id) if secret else [],
         "settings_fields": _settings_fields(snapshot, data),
         "house_rule_choices": _house_rule_counts(snapshot, priced, None),
