@@ -1,31 +1,39 @@
 """Unit-card and organiser's-list PDFs.
 
-Cards are laid out by us, not by the PDF engine's flow: each sheet is one
-fixed block holding a grid of cards, so a card never splits across pages and
-the cost grows linearly with the number of cards. A card's content is packed
-into blocks whose height is estimated from its text; what does not fit
-continues on a second card instead of overflowing.
+Each card is rendered once, as a page of its own size, and cached by its
+content, the card size and the pack version; a cards PDF lays cached card
+pages out on sheets of paper (pypdf), so an edit renders one card again and a
+card is shared by every roster that has it. Cards not yet cached are rendered
+together in one pass, as the renderer's cost per document dominates.
+
+A card's content is packed into blocks whose height is measured by laying them
+out once; what does not fit continues on a second card instead of overflowing.
+A card names its unit's rules with a one-line reminder; their full texts are
+printed once, on the rules reference cards at the end.
 
 The renderer fetches nothing: every URL it meets is refused, the stylesheet
 is built once per process, and fonts come from the system (fontconfig).
-Rendered PDFs are cached by the roster's content, the pack version and the
-layout chosen.
 """
 
 from __future__ import annotations
 
+import hashlib
+import io
+import json
 import math
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
 
 from django.core.cache import cache as django_cache
+from django.template import loader
 from django.template.loader import render_to_string
 
 from lists.fingerprint import fingerprint, pdf_cache_key
 from lists.loading import GameData
-from lists.pricing import unit_points
-from lists.snapshot import RosterSnapshot, UnitChoice
+from lists.pricing import house_rule_lines, unit_points
+from lists.snapshot import ModelLine, RosterSnapshot, RuleInfo, UnitChoice
 from lists.verdict import Verdict
 
 MM_PER_PT = 0.3528
@@ -71,9 +79,30 @@ def _stylesheet():
     return css, fonts
 
 
+@cache
+def _card_html_class():
+    """WeasyPrint's HTML with a user-agent stylesheet of only what cards use.
+
+    Matching the full HTML5 stylesheet against every element took more time than
+    laying the cards out. (`_ua_stylesheets` is the hook WeasyPrint's own tests use;
+    the version is pinned.)
+    """
+    from weasyprint import CSS, HTML
+
+    sheet = CSS(string=render_to_string("cards/ua.css"), url_fetcher=_make_fetcher())
+
+    class CardHTML(HTML):
+        def _ua_stylesheets(self, forms=False):
+            return [sheet]
+
+    return CardHTML
+
+
 def warm_up() -> None:
-    """Load fonts and parse the stylesheet ahead of the first PDF."""
+    """Load fonts and parse the stylesheets ahead of the first PDF."""
     _stylesheet()
+    _card_html_class()
+    _templates_digest()
 
 
 @dataclass(frozen=True)
@@ -122,18 +151,15 @@ class Layout:
 class Block:
     """A piece of a card's content; its height (mm) is measured by laying it out once."""
 
-    kind: str  # header, stats, models, weapons, rule
+    kind: str  # header, stats, models, weapons, profiles, reminder, rule
     data: dict = field(default_factory=dict)
     height: float = 0.0
-
-    def html(self) -> str:
-        return render_to_string("cards/_block.html", {"block": self})
 
 
 @dataclass
 class Card:
     title: str
-    points: int
+    points: int | None
     count: int
     labels: list[str]
     blocks: list[Block]
@@ -141,8 +167,75 @@ class Card:
     parts: int = 1
 
 
-def unit_blocks(roster: RosterSnapshot, data: GameData, unit: UnitChoice) -> list[Block]:
-    """The card's content in reading order: stats, models, weapons, then the text of every rule."""
+@dataclass
+class Group:
+    """The cards of one unit (or of identical units merged, or of the rules reference)."""
+
+    header: Block
+    blocks: list[Block]
+    meta: dict
+
+
+# Characters of a rule's name and reminder that fit one line of a card.
+REMINDER_CHARS = {"poker": 62, "a6": 105}
+
+
+def reminder(rule: RuleInfo, layout: Layout) -> str:
+    """The rule's one-line reminder: the pack's own, else its summary's first sentence, shortened."""
+    if rule.reminder:
+        return rule.reminder
+    first = re.split(r"(?<=[.;])\s", " ".join(rule.summary.split()), maxsplit=1)[0].rstrip(".;")
+    budget = max(20, REMINDER_CHARS[layout.card] - len(rule.name))
+    if len(first) <= budget:
+        return first
+    return first[:budget].rsplit(" ", 1)[0].rstrip(",;:") + " …"
+
+
+def applies(rule: RuleInfo, unit: UnitChoice) -> bool:
+    """Whether a rule is printed on a unit's card: its `applies_to` scope, if it has one, matches the unit."""
+    scope = rule.applies_to
+    if scope is None:
+        return True
+    unit_type = unit.unit_type
+    bought = {option.key for option, _ in unit.chosen_options}
+    carried = {weapon.key for weapon in unit.weapons()}
+    return (
+        unit_type.kind in scope.get("kinds", ())
+        or unit_type.category in scope.get("categories", ())
+        or unit_type.key in scope.get("units", ())
+        or bool(bought & set(scope.get("options", ())))
+        or bool(carried & set(scope.get("weapons", ())))
+    )
+
+
+def unit_rules(roster: RosterSnapshot, data: GameData, unit: UnitChoice) -> list[RuleInfo]:
+    """The rules a unit has: its weapons', its own and its army's, each once, where they apply to it."""
+    system = roster.system
+    keys = [key for weapon in unit.weapons() for key in sorted(weapon.rules)]
+    keys += list(unit.unit_type.rules)
+    army = next((a for a in data.armies.values() if a.key == roster.army_key), None)
+    keys += list(army.rules if army else ())
+    rules = [system.rules[key] for key in dict.fromkeys(keys) if key in system.rules]
+    return [rule for rule in rules if applies(rule, unit)]
+
+
+def roster_rules(roster: RosterSnapshot, data: GameData) -> list[RuleInfo]:
+    """Every rule on the roster's cards and every house rule bought, alphabetical: the rules reference."""
+    found = {rule.key: rule for unit in roster.units for rule in unit_rules(roster, data, unit)}
+    found.update({bought.rule.key: bought.rule for bought in roster.house_rules})
+    return sorted(found.values(), key=lambda rule: rule.name.casefold())
+
+
+def _gear(line: ModelLine) -> str:
+    """What a model line carries: the source's own words where options left it untouched, else weapon names."""
+    if line.equipment:
+        return line.equipment
+    counts = Counter(weapon.name for weapon in line.weapons)
+    return ", ".join(f"{n}× {name}" if n > 1 else name for name, n in counts.items())
+
+
+def unit_blocks(roster: RosterSnapshot, data: GameData, unit: UnitChoice, layout: Layout) -> list[Block]:
+    """The card's content in reading order: stats, options, models, weapon profiles, then its rules by name."""
     system = roster.system
     unit_type = unit.unit_type
     blocks: list[Block] = []
@@ -158,12 +251,12 @@ def unit_blocks(roster: RosterSnapshot, data: GameData, unit: UnitChoice) -> lis
         damage = row["value"] if row else None
     elif quality and quality.damage_value and unit_type.kind not in {"vehicle", "transport"}:
         damage = quality.damage_value
-    if damage:
-        stats.append(("Damage value", damage))
     if armour.get("front") is not None:
         stats.append(("Armour F/S/R", f"{armour['front']}/{armour['side']}/{armour['rear']}"))
-    elif armour.get("armour_class") and not damage:
+    elif armour.get("armour_class"):
         stats.append(("Armour", armour["armour_class"]))
+    if damage:
+        stats.append(("Damage value", damage))
     if unit_type.constitution is not None:
         stats.append(("Constitution", str(unit_type.constitution)))
     movement = data.references.get("movement", {}).get(unit_type.kind)
@@ -178,16 +271,14 @@ def unit_blocks(roster: RosterSnapshot, data: GameData, unit: UnitChoice) -> lis
         stats.append(("Rank", rank.name))
     if unit.hero_points:
         stats.append(("Hero points", str(unit.hero_points)))
-    if unit.chosen_options:
-        stats.append(("Options", ", ".join(f"{o.name}" + (f" ×{n}" if n > 1 else "") for o, n in unit.chosen_options)))
     if stats:
         blocks.append(Block("stats", {"rows": stats}))
+    if unit.chosen_options:
+        options = ", ".join(f"{o.name}" + (f" ×{n}" if n > 1 else "") for o, n in unit.chosen_options)
+        blocks.append(Block("stats", {"rows": [("Options", options)]}))
 
     models = []
-    for line in unit.models():
-        gear = line.equipment or ", ".join(
-            f"{times}× {name}" if times > 1 else name for name, times in Counter(w.name for w in line.weapons).items()
-        )
+    for line in unit.armed_models():
         figures = " ".join(
             part
             for part in [
@@ -196,32 +287,41 @@ def unit_blocks(roster: RosterSnapshot, data: GameData, unit: UnitChoice) -> lis
             ]
             if part
         )
-        models.append({"count": line.count, "name": line.name, "role": line.role, "figures": figures, "gear": gear})
+        name = line.name if line.figures == 1 else f"{line.name} ({line.figures} figures)"
+        models.append({"count": line.count, "name": name, "figures": figures, "gear": _gear(line)})
+    # Weapons an option gives the whole unit (a panzerfaust), not one figure.
+    for option, _ in unit.chosen_options:
+        if option.weapons and not option.replaces and not option.adds_models:
+            models.append(
+                {"count": "", "name": option.name, "figures": "", "gear": _gear(ModelLine(1, "", "", option.weapons))}
+            )
     if models:
         blocks.append(Block("models", {"rows": models}))
 
     blocks.extend(_weapon_blocks(unit, data, system.config.get("weapon_columns", [])))
 
-    rule_texts: dict[str, str] = {}
-    for weapon in unit.weapons():
-        for key in sorted(weapon.rules):
-            if key in system.rules:
-                rule_texts.setdefault(system.rules[key].name, system.rules[key].summary)
-    for key in unit_type.rules:
-        if key in system.rules:
-            rule_texts.setdefault(system.rules[key].name, system.rules[key].summary)
-    army = next((a for a in data.armies.values() if a.key == roster.army_key), None)
-    for key in army.rules if army else ():
-        if key in system.rules:
-            rule_texts.setdefault(system.rules[key].name, system.rules[key].summary)
+    blocks.extend(
+        Block("reminder", {"name": rule.name, "text": reminder(rule, layout)})
+        for rule in unit_rules(roster, data, unit)
+    )
     if rank:
-        rule_texts.setdefault(
-            rank.name,
-            f'Adds +{rank.morale_bonus} to the morale of units within {rank.order_range}" and may pass '
-            f'{rank.extra_orders} extra order{"s" if rank.extra_orders != 1 else ""} to units within {rank.order_range}".',
+        blocks.append(
+            Block(
+                "reminder",
+                {
+                    "name": rank.name,
+                    "text": f'+{rank.morale_bonus} morale to units within {rank.order_range}"; '
+                    f"passes {rank.extra_orders} extra order{'s' if rank.extra_orders != 1 else ''} "
+                    f'within {rank.order_range}"',
+                },
+            )
         )
-    blocks.extend(Block("rule", {"name": name, "text": text}) for name, text in rule_texts.items())
     return blocks
+
+
+def reference_blocks(rules: list[RuleInfo]) -> list[Block]:
+    """The full text of each rule, with the source it comes from."""
+    return [Block("rule", {"name": rule.name, "text": rule.summary, "source": rule.source}) for rule in rules]
 
 
 # More profile columns than this do not fit across a card: each weapon then gets a line of its own.
@@ -229,10 +329,10 @@ MAX_TABLE_COLUMNS = 5
 
 
 def _weapon_blocks(unit: UnitChoice, data: GameData, columns: list[dict]) -> list[Block]:
-    """The profiles of the unit's weapons as the game prints them, with any notes after them.
+    """The profiles of the unit's weapons in the game's own columns.
 
-    Columns empty for every weapon on the card are left out; the notes column
-    becomes paragraphs, as a narrow table cell cannot hold them.
+    Columns empty for every weapon on the card are left out, and so are the
+    notes: they record how the pack read its sources (see the game page's errata).
     """
     names = {weapon.key: weapon.name for weapon in unit.weapons()}
     if not names or not columns:
@@ -244,27 +344,17 @@ def _weapon_blocks(unit: UnitChoice, data: GameData, columns: list[dict]) -> lis
     names = {key: f"{most[key]}× {name}" if most[key] > 1 else name for key, name in names.items()}
     profiles = {key: dict(data.weapon_profiles.get(key, [])) for key in names}
     shown = [c["label"] for c in columns if c["field"] != "notes" and any(profiles[k].get(c["label"]) for k in names)]
-    notes_label = next((c["label"] for c in columns if c["field"] == "notes"), None)
     rows = [{"name": names[key], "values": [profiles[key].get(label, "") for label in shown]} for key in names]
-    blocks = []
     if len(shown) <= MAX_TABLE_COLUMNS:
-        blocks.append(Block("weapons", {"columns": shown, "rows": rows}))
-    else:
-        lines = [
-            {
-                "name": row["name"],
-                "pairs": [(label, value) for label, value in zip(shown, row["values"], strict=True) if value],
-            }
-            for row in rows
-        ]
-        blocks.append(Block("profiles", {"rows": lines}))
-    if notes_label:
-        blocks.extend(
-            Block("rule", {"name": names[key], "text": profiles[key][notes_label]})
-            for key in names
-            if profiles[key].get(notes_label)
-        )
-    return blocks
+        return [Block("weapons", {"columns": shown, "rows": rows})]
+    lines = [
+        {
+            "name": row["name"],
+            "pairs": [(label, value) for label, value in zip(shown, row["values"], strict=True) if value],
+        }
+        for row in rows
+    ]
+    return [Block("profiles", {"rows": lines})]
 
 
 def _line_mm(layout: Layout) -> float:
@@ -277,45 +367,40 @@ def _body_mm(layout: Layout) -> float:
     return layout.card_mm[1] - 2 * CARD_PADDING_MM - footer
 
 
-def measure(blocks: list[Block], layout: Layout) -> None:
-    """Set every block's height by laying all of them out once, at the card's inner width.
-
-    Identical blocks (the same rule on many cards) are laid out once.
-    """
-    from weasyprint import HTML
-
-    pending = [block for block in blocks if not block.height]
-    unique = list(dict.fromkeys(block.html() for block in pending))
-    if not unique:
-        return
-    index = {html: number for number, html in enumerate(unique)}
-    body = (
-        '<div class="card measure">'
-        + "".join(f'<div class="blk" id="m{number}">{html}</div>' for number, html in enumerate(unique))
-        + "</div>"
-    )
+def _lay_out(cards: list[Card], layout: Layout):
+    """Lay cards out, one to a page of their size (WeasyPrint's document, not yet written)."""
     css, fonts = _stylesheet()
-    document = HTML(string=_measure_page(body, layout), url_fetcher=_make_fetcher()).render(
-        stylesheets=[css], font_config=fonts
-    )
-    heights: dict[str, float] = {}
-    for page in document.pages:
-        for box in page._page_box.descendants():
-            element = getattr(box, "element", None)
-            if element is not None and box.element_tag == "div" and (ident := element.get("id") or "").startswith("m"):
-                heights[ident] = heights.get(ident, 0.0) + box.margin_height() * 25.4 / 96
-    for block in pending:
-        block.height = heights.get(f"m{index[block.html()]}", _line_mm(layout) * 3)
+    html = _card_html_class()(string=cards_html(cards, layout), url_fetcher=_make_fetcher())
+    return html.render(stylesheets=[css], font_config=fonts)
 
 
-def _measure_page(body: str, layout: Layout) -> str:
-    """One tall page holding a card as wide as the real ones, so text wraps exactly as on the cards."""
-    width, _ = layout.card_mm
-    return (
-        f"<style>@page {{ size: {width + 10}mm 5000mm; margin: 0 }} "
-        f".card.measure {{ position: static; height: auto; overflow: visible; width: {width}mm; "
-        f"padding: {CARD_PADDING_MM}mm; font-size: {layout.font_pt}pt; line-height: 1.25 }}</style>{body}"
-    )
+def _boxes(box):
+    box = getattr(box, "_box", box)  # an absolutely placed box sits behind a placeholder
+    yield box
+    for child in getattr(box, "children", ()):
+        yield from _boxes(child)
+
+
+def _block_heights(page) -> list[float]:
+    """The height (mm) of each block on a laid-out card, in order, overflowing ones included."""
+    heights: dict[int, float] = {}
+    for box in _boxes(page._page_box):
+        element = getattr(box, "element", None)
+        if element is not None and box.element_tag == "div" and element.get("class") == "blk":
+            heights[id(element)] = max(heights.get(id(element), 0.0), box.margin_height() * 25.4 / 96)
+    return list(heights.values())
+
+
+def _first_pass(groups: list[Group], layout: Layout):
+    """Lay each group out on one card, which measures its blocks; then pack them into as many cards as they need.
+
+    Most units fit one card: the first pass's page is then the finished card.
+    """
+    document = _lay_out([Card(blocks=[group.header, *group.blocks], **group.meta) for group in groups], layout)
+    for group, page in zip(groups, document.pages, strict=True):
+        for block, height in zip([group.header, *group.blocks], _block_heights(page), strict=True):
+            block.height = height
+    return document, [pack_cards(group.header, group.blocks, layout, group.meta) for group in groups]
 
 
 RULE_MARGIN_MM = 0.8  # a rule paragraph's top and bottom margins
@@ -328,9 +413,10 @@ def _split_rule(block: Block, room: float, layout: Layout) -> tuple[Block, Block
     each part's height is estimated from it with a spare line, so no part overflows.
     """
     line = _line_mm(layout)
-    name, text = block.data["name"], block.data["text"]
+    name, text, source = block.data["name"], block.data["text"], block.data.get("source", "")
     lines = max(1, round((block.height - RULE_MARGIN_MM) / line))
-    per_line = (len(name) + 2 + len(text)) / lines
+    source_chars = len(source) + 3 if source else 0  # the source follows the text, on the last part
+    per_line = (len(name) + 2 + len(text) + source_chars) / lines
     fits = int((room - RULE_MARGIN_MM) / line) - 1  # keep a line in hand
     budget = int(fits * per_line) - len(name) - 4
     words = text.split()
@@ -344,12 +430,16 @@ def _split_rule(block: Block, room: float, layout: Layout) -> tuple[Block, Block
     tail_name = name if name.endswith("(continued)") else f"{name} (continued)"
     head_text, tail_text = " ".join(taken) + " …", " ".join(words[len(taken) :])
 
-    def height(label: str, body: str) -> float:
-        return (math.ceil((len(label) + 2 + len(body)) / per_line) + 1) * line + RULE_MARGIN_MM
+    def height(label: str, body: str, extra: int = 0) -> float:
+        return (math.ceil((len(label) + 2 + len(body) + extra) / per_line) + 1) * line + RULE_MARGIN_MM
 
     return (
         Block("rule", {"name": name, "text": head_text}, min(height(name, head_text), room)),
-        Block("rule", {"name": tail_name, "text": tail_text}, height(tail_name, tail_text)),
+        Block(
+            "rule",
+            {"name": tail_name, "text": tail_text, "source": source},
+            height(tail_name, tail_text, source_chars),
+        ),
     )
 
 
@@ -403,13 +493,20 @@ def _signature(unit: UnitChoice) -> tuple:
     )
 
 
-def roster_cards(roster: RosterSnapshot, data: GameData, layout: Layout) -> list[Card]:
-    groups: dict[tuple, list[UnitChoice]] = {}
+def _title_room(points_text: str) -> str:
+    """How far (in the title's em) the title keeps from the right edge, clear of the points beside it."""
+    # DejaVu Sans Bold averages under 0.7 em a character; the points are 1.2 em against the title's 1.45.
+    return f"{len(points_text) * 0.7 * 1.2 / 1.45 + 0.4:.2f}"
+
+
+def card_groups(roster: RosterSnapshot, data: GameData, layout: Layout) -> list[Group]:
+    """What goes on the cards: one group per unit (or per set of identical units), then the rules reference."""
+    by_unit: dict[tuple, list[UnitChoice]] = {}
     for unit in roster.units:
         key = _signature(unit) if layout.merge else (unit.index,)
-        groups.setdefault(key, []).append(unit)
-    prepared = []
-    for units in groups.values():
+        by_unit.setdefault(key, []).append(unit)
+    groups = []
+    for units in by_unit.values():
         unit = units[0]
         unit_type = unit.unit_type
         title = unit.label if len(units) == 1 else unit_type.name
@@ -420,46 +517,206 @@ def roster_cards(roster: RosterSnapshot, data: GameData, layout: Layout) -> list
             "count": len(units),
             "labels": [u.label for u in units],
         }
-        header = Block("header", {**meta, "subtitle": f"{kind} · {roster.army_name}"})
-        prepared.append((header, unit_blocks(roster, data, unit), meta))
-    measure([block for header, blocks, _ in prepared for block in (header, *blocks)], layout)
-    return [card for header, blocks, meta in prepared for card in pack_cards(header, blocks, layout, meta)]
+        points_text = f"{meta['points']} pts" + (" each" if len(units) > 1 else "")
+        header = Block(
+            "header", {**meta, "subtitle": f"{kind} · {roster.army_name}", "points_em": _title_room(points_text)}
+        )
+        groups.append(Group(header, unit_blocks(roster, data, unit, layout), meta))
+    rules = roster_rules(roster, data)
+    if rules:
+        meta = {"title": "Rules reference", "points": None, "count": 1, "labels": []}
+        subtitle = f"{roster.name} · {roster.system.name}" if roster.name else roster.system.name
+        groups.append(Group(Block("header", {**meta, "subtitle": subtitle}), reference_blocks(rules), meta))
+    return groups
+
+
+def roster_cards(roster: RosterSnapshot, data: GameData, layout: Layout) -> list[Card]:
+    """Every card of the roster in order, the rules reference last."""
+    _, packed = _first_pass(card_groups(roster, data, layout), layout)
+    return [card for cards in packed for card in cards]
 
 
 # --- sheets and PDFs ----------------------------------------------------------
 
 
-def sheets(cards: list[Card], layout: Layout) -> list[dict]:
+def sheets(count: int, layout: Layout) -> list[dict]:
+    """Where `count` cards sit on sheets of paper (mm from the top left), and the cut marks around them."""
     cols, rows = layout.grid
     (cw, ch), (pw, ph) = layout.card_mm, layout.paper_mm
     left = (pw - cols * cw) / 2
     top = (ph - rows * ch) / 2
     per_sheet = cols * rows
     result = []
-    for start in range(0, len(cards), per_sheet):
-        chunk = cards[start : start + per_sheet]
-        placed = [
-            {"card": card, "x": left + (i % cols) * cw, "y": top + (i // cols) * ch} for i, card in enumerate(chunk)
-        ]
-        used_rows = math.ceil(len(chunk) / cols)
-        used_cols = min(cols, len(chunk))
+    for start in range(0, count, per_sheet):
+        on_sheet = min(per_sheet, count - start)
+        places = [(left + (i % cols) * cw, top + (i // cols) * ch) for i in range(on_sheet)]
+        used_rows = math.ceil(on_sheet / cols)
+        used_cols = min(cols, on_sheet)
         xs = [left + c * cw for c in range(used_cols + 1)]
         ys = [top + r * ch for r in range(used_rows + 1)]
         marks = (
-            [{"x": x, "y": top - 6, "w": 0, "h": 4} for x in xs]
-            + [{"x": x, "y": top + used_rows * ch + 2, "w": 0, "h": 4} for x in xs]
-            + [{"x": left - 6, "y": y, "w": 4, "h": 0} for y in ys]
-            + [{"x": left + used_cols * cw + 2, "y": y, "w": 4, "h": 0} for y in ys]
+            [(x, top - 6, x, top - 2) for x in xs]
+            + [(x, top + used_rows * ch + 2, x, top + used_rows * ch + 6) for x in xs]
+            + [(left - 6, y, left - 2, y) for y in ys]
+            + [(left + used_cols * cw + 2, y, left + used_cols * cw + 6, y) for y in ys]
         )
-        result.append({"cards": placed, "marks": marks})
+        result.append({"places": places, "marks": marks})
     return result
 
 
-def _render(html: str) -> bytes:
+def _render(html: str, *, cards: bool = False) -> bytes:
     from weasyprint import HTML
 
     css, fonts = _stylesheet()
-    return HTML(string=html, url_fetcher=_make_fetcher()).write_pdf(stylesheets=[css], font_config=fonts)
+    document = (_card_html_class() if cards else HTML)(string=html, url_fetcher=_make_fetcher())
+    return document.write_pdf(stylesheets=[css], font_config=fonts)
+
+
+# Height of the page each card is rendered at the top of: room to measure a group's whole content.
+PAGE_MM = 5000
+
+
+def cards_html(cards: list[Card], layout: Layout, page_mm: float = PAGE_MM) -> str:
+    """The cards as HTML, one card at the top of each page (what the renderer prints)."""
+    (cw, ch), padding = layout.card_mm, CARD_PADDING_MM
+    return render_to_string(
+        "cards/cards.html",
+        {"cards": cards, "card_w": cw, "card_h": ch, "page_h": page_mm, "font_pt": layout.font_pt, "padding": padding},
+    )
+
+
+@cache
+def _templates_digest() -> str:
+    """Changes whenever the card templates do, so cached cards never outlive their look."""
+    sources = [loader.get_template(name).template.source for name in CARD_TEMPLATES]
+    return hashlib.sha256("\0".join(sources).encode()).hexdigest()[:16]
+
+
+CARD_TEMPLATES = ("cards/cards.css", "cards/cards.html", "cards/_block.html")
+
+
+def _group_key(group: Group, layout: Layout, data: GameData) -> str:
+    """A group's cards depend on its content, the card size and the pack (and the templates)."""
+    content = json.dumps(
+        [
+            _templates_digest(),
+            layout.card,
+            data.content_hash,
+            group.header.data,
+            [(b.kind, b.data) for b in group.blocks],
+        ],
+        sort_keys=True,
+        ensure_ascii=False,
+    )
+    return "card:" + hashlib.sha256(content.encode()).hexdigest()
+
+
+def _render_groups(groups: list[Group], layout: Layout) -> list[tuple[bytes, dict[int, list[int]]]]:
+    """Render groups in as few passes as possible (the renderer's cost per document dominates).
+
+    Returns PDFs, each with the pages that hold each group's cards (by the group's position in `groups`).
+    """
+    document, packed = _first_pass(groups, layout)
+    single = [i for i, cards in enumerate(packed) if len(cards) == 1]
+    several = [i for i, cards in enumerate(packed) if len(cards) > 1]
+    rendered = []
+    if single:
+        pdf = document.copy([document.pages[i] for i in single]).write_pdf()
+        rendered.append((pdf, {i: [page] for page, i in enumerate(single)}))
+    if several:
+        pages, first = {}, 0
+        for i in several:
+            pages[i] = list(range(first, first + len(packed[i])))
+            first += len(packed[i])
+        html = cards_html([card for i in several for card in packed[i]], layout)
+        rendered.append((_render(html, cards=True), pages))
+    return rendered
+
+
+def card_pages(groups: list[Group], layout: Layout, data: GameData) -> tuple[list[tuple[str, int]], dict[str, bytes]]:
+    """Each card's rendered page, as (batch key, page number), with the batch PDFs holding them.
+
+    Groups rendered before (by this roster or any other) come from the cache;
+    the rest are rendered together and cached, one entry per group.
+    """
+    keys = [_group_key(group, layout, data) for group in groups]
+    entries = django_cache.get_many(keys)
+    batches = django_cache.get_many({entry["batch"] for entry in entries.values()})
+    missing = [i for i, key in enumerate(keys) if key not in entries or entries[key]["batch"] not in batches]
+    if missing:
+        fresh: dict[str, object] = {}
+        for pdf, pages in _render_groups([groups[i] for i in missing], layout):
+            batch = "cardbatch:" + hashlib.sha256(pdf).hexdigest()
+            batches[batch] = fresh[batch] = pdf
+            for position, group_pages in pages.items():
+                entries[keys[missing[position]]] = fresh[keys[missing[position]]] = {
+                    "batch": batch,
+                    "pages": group_pages,
+                }
+        django_cache.set_many(fresh, CACHE_SECONDS)
+    placed = [(entries[key]["batch"], page) for key in keys for page in entries[key]["pages"]]
+    return placed, {batch: batches[batch] for batch, _ in placed}
+
+
+PT_PER_MM = 72 / 25.4
+
+
+def assemble(placed: list[tuple[str, int]], batches: dict[str, bytes], layout: Layout) -> bytes:
+    """Lay the rendered card pages out on sheets of paper, with cut marks, without rendering them again.
+
+    Each card page becomes a form XObject drawn at its place on the sheet, so
+    the cards keep their fonts and vector text and nothing is laid out twice.
+    """
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject
+
+    writer = PdfWriter()
+    readers = {batch: PdfReader(io.BytesIO(pdf)) for batch, pdf in batches.items()}
+    (cw, ch), (pw, ph) = layout.card_mm, layout.paper_mm
+    card_w, card_h = cw * PT_PER_MM, ch * PT_PER_MM
+    forms: dict[tuple[str, int], object] = {}
+
+    def form(batch: str, number: int):
+        if (batch, number) not in forms:
+            page = readers[batch].pages[number]
+            stream = page["/Contents"].get_object().clone(writer)  # WeasyPrint writes one content stream a page
+            top = float(page.mediabox.top)
+            stream.update(
+                {
+                    NameObject("/Type"): NameObject("/XObject"),
+                    NameObject("/Subtype"): NameObject("/Form"),
+                    # The card is the top of its page; the form is moved down onto the card's place below.
+                    NameObject("/BBox"): ArrayObject(FloatObject(v) for v in (0, top - card_h, card_w, top)),
+                    NameObject("/Matrix"): ArrayObject(FloatObject(v) for v in (1, 0, 0, 1, 0, card_h - top)),
+                    NameObject("/Resources"): page["/Resources"].clone(writer),
+                }
+            )
+            forms[(batch, number)] = writer._add_object(stream)  # pypdf's way to add an indirect object
+        return forms[(batch, number)]
+
+    index = 0
+    for sheet in sheets(len(placed), layout):
+        page = writer.add_blank_page(width=pw * PT_PER_MM, height=ph * PT_PER_MM)
+        xobjects = DictionaryObject()
+        ops = ["0.57 w 0 G"]
+        for x1, y1, x2, y2 in sheet["marks"]:
+            ops.append(
+                f"{x1 * PT_PER_MM:.2f} {(ph - y1) * PT_PER_MM:.2f} m {x2 * PT_PER_MM:.2f} {(ph - y2) * PT_PER_MM:.2f} l S"
+            )
+        for number, (x, y) in enumerate(sheet["places"]):
+            name = f"/Card{number}"
+            xobjects[NameObject(name)] = form(*placed[index])
+            index += 1
+            ops.append(f"q 1 0 0 1 {x * PT_PER_MM:.3f} {(ph - y - ch) * PT_PER_MM:.3f} cm {name} Do Q")
+        contents = DecodedStreamObject()
+        contents.set_data("\n".join(ops).encode())
+        page[NameObject("/Contents")] = writer._add_object(contents)
+        page[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})
+    if not placed:  # a roster without units still prints, as one blank sheet
+        writer.add_blank_page(width=pw * PT_PER_MM, height=ph * PT_PER_MM)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
 
 
 def _cached(kind: str, roster: RosterSnapshot, data: GameData, extra: str, build) -> bytes:
@@ -472,24 +729,11 @@ def _cached(kind: str, roster: RosterSnapshot, data: GameData, extra: str, build
 
 
 def cards_pdf(roster: RosterSnapshot, data: GameData, layout: Layout = Layout()) -> bytes:
+    """The roster's unit cards on sheets of paper, the rules reference last; cached, and built from cached cards."""
+
     def build() -> bytes:
-        cards = roster_cards(roster, data, layout)
-        (cw, ch), (pw, ph) = layout.card_mm, layout.paper_mm
-        html = render_to_string(
-            "cards/cards.html",
-            {
-                "roster": roster,
-                "sheets": sheets(cards, layout),
-                "layout": layout,
-                "card_w": cw,
-                "card_h": ch,
-                "paper_w": pw,
-                "paper_h": ph,
-                "font_pt": layout.font_pt,
-                "padding": CARD_PADDING_MM,
-            },
-        )
-        return _render(html)
+        placed, batches = card_pages(card_groups(roster, data, layout), layout, data)
+        return assemble(placed, batches, layout)
 
     return _cached("cards", roster, data, layout.variant, build)
 
@@ -500,6 +744,25 @@ def list_pdf(roster: RosterSnapshot, data: GameData, verdict: Verdict, pack_vers
         return _render(html)
 
     return _cached("list", roster, data, LIST_VARIANT, build)
+
+
+def house_rule_rows(roster: RosterSnapshot) -> list[dict]:
+    """The priced lines of the house rules bought, as every output prints them beside the units."""
+    rows = []
+    for bought, points in house_rule_lines(roster):
+        details = [f"×{bought.count}" if bought.count > 1 else ""]
+        if bought.unit is not None:
+            details.append(f"for {roster.units[bought.unit].label}")
+        rows.append(
+            {
+                "name": bought.rule.name,
+                "details": " ".join(d for d in details if d),
+                "points": points,
+                "summary": bought.rule.summary,
+                "source": bought.rule.source,
+            }
+        )
+    return rows
 
 
 def list_context(roster: RosterSnapshot, data: GameData, verdict: Verdict, pack_versions) -> dict:
@@ -533,6 +796,7 @@ def list_context(roster: RosterSnapshot, data: GameData, verdict: Verdict, pack_
         "roster": roster,
         "verdict": verdict,
         "rows": rows,
+        "house_rules": house_rule_rows(roster),
         "pack_versions": pack_versions,
         "fingerprint": fingerprint(roster, data),
     }
@@ -553,6 +817,10 @@ def roster_text(roster: RosterSnapshot, data: GameData, verdict: Verdict) -> str
         )
         if row["details"]:
             lines.append(f"       {row['details']}")
+    for line in context["house_rules"]:
+        lines.append(
+            f"{line['points']:>5}  House rule: {line['name']}" + (f" ({line['details']})" if line["details"] else "")
+        )
     lines.append("")
     dice = f", {verdict.order_dice} order dice" if verdict.order_dice is not None else ""
     lines.append(f"Total: {verdict.points}{limit} points{dice}")

@@ -158,6 +158,8 @@ def house_rule_info(rule: models.SpecialRule) -> HouseRuleInfo:
         max=purchase.get("max"),
         any_of=tuple(purchase.get("any_of", [])),
         pack=rule.system.short_name,
+        summary=rule.summary,
+        source=source_label(rule, rule.system),
     )
 
 
@@ -207,10 +209,31 @@ def _weapon_info(weapon: models.Weapon) -> WeaponInfo:
     )
 
 
+def source_label(rule: models.SpecialRule, system: models.GameSystem) -> str:
+    """Where a rule comes from, in words: the source document's title, the section, the entry."""
+    titles = {source["key"]: source["title"] for source in system.sources}
+    where = rule.source or {}
+    parts = [titles.get(where.get("document"), ""), where.get("section", "")]
+    if where.get("entry") and where["entry"] != rule.name:
+        parts.append(where["entry"])
+    return ", ".join(part for part in parts if part)
+
+
+def rule_info(rule: models.SpecialRule, system: models.GameSystem) -> RuleInfo:
+    """A rule as the snapshot holds it, with the source it comes from in words."""
+    return RuleInfo(
+        rule.key,
+        rule.name,
+        rule.summary,
+        rule.points,
+        reminder=rule.reminder,
+        source=source_label(rule, system),
+        applies_to=rule.applies_to,
+    )
+
+
 def _build_game_data(system: models.GameSystem) -> GameData:
-    rules = {
-        rule.key: RuleInfo(rule.key, rule.name, rule.summary, rule.points) for rule in system.specialrule_set.all()
-    }
+    rules = {rule.key: rule_info(rule, system) for rule in system.specialrule_set.all()}
     ranks = system.officerrank_set.all()
     qualities = system.troopquality_set.all()
     info = SystemInfo(
@@ -288,6 +311,7 @@ def _build_game_data(system: models.GameSystem) -> GameData:
                 ),
                 weapons=tuple(weapons[w.id] for w in option.weapons.all()),
                 replaces=tuple(option.replaces),
+                model=option.model,
                 officer_rank=option.officer_rank.key if option.officer_rank else None,
                 service_start=option.service_start,
                 service_end=option.service_end,

@@ -71,6 +71,8 @@ class SpecialRule(PackRow):
     takes_value = models.BooleanField(default=False)
     # How a priced house rule is bought (pack_schema.Purchase); empty: once or more per roster.
     purchase = models.JSONField(default=dict, blank=True)
+    reminder = models.CharField(max_length=200, blank=True)  # the line printed on unit cards
+    applies_to = models.JSONField(null=True, blank=True)  # army rules: the units it is printed on; null: all
 
     class Meta(PackRow.Meta):
         pass
@@ -303,6 +305,7 @@ class UnitOption(models.Model):
     adds_models = models.JSONField(default=list)
     weapons = models.ManyToManyField(Weapon, blank=True, related_name="option_links")
     replaces = models.JSONField(default=list)
+    model = models.CharField(max_length=200, blank=True)  # the model line swapping the weapon; blank: rank and file
     officer_rank = models.ForeignKey(OfficerRank, null=True, blank=True, on_delete=models.SET_NULL)
     service_start = models.PositiveSmallIntegerField(null=True, blank=True)
     service_end = models.PositiveSmallIntegerField(null=True, blank=True)

@@ -206,6 +206,22 @@ class Purchase(Strict):
         return self
 
 
+UnitKind = Literal["infantry", "team", "artillery", "vehicle", "transport", "aircraft", "boat", "other"]
+
+
+class RuleScope(Strict):
+    """The units of an army a national rule is printed on: a unit matching any list has the rule.
+
+    Every list empty (`applies_to: {}`) means no unit card: a rule for building the list only.
+    """
+
+    kinds: list[UnitKind] = []
+    categories: list[Key] = []
+    units: list[Key] = []
+    options: list[Key] = []  # units that bought one of these options
+    weapons: list[Key] = []  # units carrying one of these weapons
+
+
 class SpecialRule(Strict):
     key: Key
     name: Name
@@ -217,6 +233,10 @@ class SpecialRule(Strict):
     # A value given with the rule where a weapon names it, e.g. HE (1").
     takes_value: bool = False
     purchase: Purchase | None = None  # how a priced house rule is bought (default: once or more per roster)
+    # The one-line reminder printed on unit cards (omitted: the summary's first sentence, shortened).
+    reminder: Name | None = None
+    # Army rules: which of the army's units it is printed on (omitted: every unit).
+    applies_to: RuleScope | None = None
 
 
 class Chart(Strict):
@@ -397,6 +417,8 @@ class Option(Strict):
     adds_models: list[ModelEntry] = []
     weapons: list[Key] = []
     replaces: list[Key] = []
+    # The composition line (by name) whose figure swaps the replaced weapon; omitted: the rank and file.
+    model: Name | None = None
     officer_rank: Key | None = None
     service: Service | None = None
     periods: dict[Key, int] = {}  # points by game period, where they differ
@@ -420,7 +442,7 @@ class Unit(Strict):
     name: Name
     army: Key
     category: Key
-    kind: Literal["infantry", "team", "artillery", "vehicle", "transport", "aircraft", "boat", "other"]
+    kind: UnitKind
     points: int | None = Field(default=None, ge=0)
     points_note: Name | None = None
     citation: Citation | None = None

@@ -240,6 +240,22 @@ def check_references(pack: Pack, known_systems: set[str]) -> list[PackError]:
                     f"the rule {rule_key!r} needs a value, e.g. {{rule: {rule_key}, value: ...}}",
                 )
 
+    option_keys = {option.key for unit in pack.items("units") for option in unit.options}
+    for located in pack.sections["rules"]:
+        scope = located.item.applies_to
+        if scope is None:
+            continue
+        for name, section, what in [
+            ("categories", "unit_categories", "unit category"),
+            ("units", "units", "unit"),
+            ("weapons", "weapons", "weapon"),
+        ]:
+            for index, key in enumerate(getattr(scope, name)):
+                need(located, f".applies_to.{name}.{index}", key, section, what)
+        for index, option_key in enumerate(scope.options):
+            if option_key not in option_keys:
+                error(located, f".applies_to.options.{index}", f"no unit has an option {option_key!r}")
+
     for located in pack.sections["armies"]:
         for index, rule_key in enumerate(located.item.rules):
             need(located, f".rules.{index}", rule_key, "rules", "rule")
@@ -285,6 +301,8 @@ def check_references(pack: Pack, known_systems: set[str]) -> list[PackError]:
             check_models(located, f"{path}.adds_models", option.adds_models)
             check_service(located, f"{path}.service", option.service)
             need(located, f"{path}.officer_rank", option.officer_rank, "officer_ranks", "officer rank")
+            if option.model is not None and option.model not in {entry.name for entry in unit.composition}:
+                error(located, f"{path}.model", f"the unit has no model line named {option.model!r}")
             for w_index, weapon_key in enumerate(option.weapons):
                 need(located, f"{path}.weapons.{w_index}", weapon_key, "weapons", "weapon")
             for a_index, army_key in enumerate(option.armies):
@@ -453,6 +471,8 @@ def write_pack(pack: Pack) -> LoadReport:
                 "points_note": r.points_note or "",
                 "takes_value": r.takes_value,
                 "purchase": _dump(r.purchase) if r.purchase else {},
+                "applies_to": _dump(r.applies_to),
+                "reminder": r.reminder or "",
             }
             for r in pack.items("rules")
         ],
@@ -717,6 +737,7 @@ def _write_options(pack: Pack, game, units: dict, weapons: dict, ranks: dict) ->
                 "group": option.group or "",
                 "adds_models": [m.model_dump(mode="json") for m in option.adds_models],
                 "replaces": option.replaces,
+                "model": option.model or "",
                 "officer_rank": ranks[(option.officer_rank,)] if option.officer_rank else None,
                 **_service_fields(option.service),
                 "period_points": option.periods,

@@ -24,14 +24,16 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.http import content_disposition_header
 from django.utils.safestring import mark_safe
+from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 from django_ratelimit.core import is_ratelimited
 from django_ratelimit.decorators import ratelimit
 
 from lists import models, tasks
-from lists.cards import Layout, roster_text, unit_blocks
+from lists.cards import Layout, house_rule_rows, roster_text, unit_blocks
 from lists.fingerprint import fingerprint, issue, normalise
 from lists.forms import SettingsForm, StartForm, UnitForm, is_single_option
 from lists.loading import GameData, game_data, house_rule_info, priced_house_rules, roster_snapshot, roster_units
@@ -225,6 +227,7 @@ def editor_context(
             (bought, points, snapshot.units[bought.unit].label if bought.unit is not None else "")
             for bought, points in house_rule_lines(snapshot)
         ],
+        "house_rule_rows": house_rule_rows(snapshot),
         "share_url": reverse("lists:share", args=[roster.share_id]),
         "edit_url": reverse("lists:edit", args=[secret]) if secret else None,
         "rules": data.system.rules,
@@ -696,8 +699,8 @@ def export(request: HttpRequest, share_id: str, fmt: str) -> HttpResponse:
     roster = roster_for_share(share_id)
     document = export_roster(roster_snapshot(roster))
     if fmt == "json":
-        return _download(dump_json(document), "application/json; charset=utf-8", "roster.json")
-    return _download(dump_yaml(document), "application/yaml; charset=utf-8", "roster.yaml")
+        return _download(dump_json(document), "application/json; charset=utf-8", download_name(roster, ".json"))
+    return _download(dump_yaml(document), "application/yaml; charset=utf-8", download_name(roster, ".yaml"))
 
 
 @require_POST
@@ -727,9 +730,14 @@ def _printable(share_id: str):
     return roster, snapshot, game_data(roster.system)
 
 
+def download_name(roster: models.Roster, suffix: str) -> str:
+    """A download's file name, after the roster: `normandy-june-1944-cards.pdf`."""
+    return f"{slugify(roster.name, allow_unicode=True)[:80] or 'roster'}{suffix}"
+
+
 def _download(content: bytes | str, content_type: str, filename: str) -> HttpResponse:
     response = HttpResponse(content, content_type=content_type)
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Content-Disposition"] = content_disposition_header(as_attachment=True, filename=filename)
     response["X-Robots-Tag"] = "noindex, nofollow"
     return response
 
@@ -756,7 +764,7 @@ def army_list(request: HttpRequest, share_id: str) -> HttpResponse:
     return _deliver(request, roster, snapshot, data, "list", Layout())
 
 
-PDF_NAMES = {"cards": ("cards.pdf", "the unit cards"), "list": ("list.pdf", "the organiser's list")}
+PDF_NAMES = {"cards": ("-cards.pdf", "the unit cards"), "list": ("-list.pdf", "the organiser's list")}
 
 
 def _deliver(request, roster, snapshot, data, kind: str, layout: Layout) -> HttpResponse:
@@ -766,7 +774,8 @@ def _deliver(request, roster, snapshot, data, kind: str, layout: Layout) -> Http
     JavaScript refresh it); when the PDF is ready it opens a page that fetches it.
     `?retry=1` starts a failed render again.
     """
-    filename, what = PDF_NAMES[kind]
+    suffix, what = PDF_NAMES[kind]
+    filename = download_name(roster, suffix)
     key = tasks.pdf_key(kind, snapshot, data, layout)
     waiting = request.GET.get("wait") == "1"
     query = request.GET.copy()
@@ -814,7 +823,7 @@ def text(request: HttpRequest, share_id: str) -> HttpResponse:
     roster, snapshot, data = _printable(share_id)
     verdict = judge(snapshot)
     issue(roster, snapshot, data, verdict)  # the text carries the fingerprint: /verify/ must know it
-    return _download(roster_text(snapshot, data, verdict), "text/plain; charset=utf-8", "roster.txt")
+    return _download(roster_text(snapshot, data, verdict), "text/plain; charset=utf-8", download_name(roster, ".txt"))
 
 
 @require_GET

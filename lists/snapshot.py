@@ -18,6 +18,9 @@ class RuleInfo:
     name: str
     summary: str
     points: int | None = None
+    reminder: str = ""  # the one line printed on unit cards; "": taken from the summary
+    source: str = ""  # where the rule comes from, in words (document, section)
+    applies_to: dict | None = None  # army rules: the units it is printed on (see pack-format.md); None: all
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,8 @@ class HouseRuleInfo:
     max: int | None = None
     any_of: tuple[dict, ...] = ()  # conditions, as the pack gives them; empty: anywhere
     pack: str = ""  # the overlay's short name
+    summary: str = ""  # its text, for the rules reference of the cards
+    source: str = ""  # where it comes from, in words
 
 
 @dataclass(frozen=True)
@@ -91,6 +96,7 @@ class OptionInfo:
     adds_models: tuple[ModelLine, ...] = ()
     weapons: tuple[WeaponInfo, ...] = ()
     replaces: tuple[str, ...] = ()
+    model: str = ""  # the model line whose figure swaps the replaced weapon; "": the rank and file
     officer_rank: str | None = None
     service_start: int | None = None
     service_end: int | None = None
@@ -290,6 +296,40 @@ class UnitChoice:
                         carried.remove(match)
                 carried.extend(option.weapons)
         return carried
+
+    def armed_models(self) -> list[ModelLine]:
+        """The model lines with the weapons each figure carries once options are taken.
+
+        Each swap bought moves one figure (of the line the option names, else of the
+        rank and file) to a line of its own with the new weapon, as `weapons()` counts them.
+        """
+        lines = list(self.models())
+        for option, count in self.chosen_options:
+            for key in option.replaces:
+                for _ in range(count):
+                    carrying = [
+                        i for i, line in enumerate(lines) if line.count and key in {w.key for w in line.weapons}
+                    ]
+                    named = [i for i in carrying if lines[i].name == option.model] if option.model else []
+                    soldiers = [i for i in carrying if lines[i].role == "soldier"]
+                    if not carrying:
+                        break
+                    i = (named or soldiers or carrying)[0]
+                    line = lines[i]
+                    kept = tuple(w for w in line.weapons if w.key != key)
+                    armed = replace(line, count=1, weapons=kept + option.weapons, equipment="")
+                    rest = replace(line, count=line.count - 1)
+                    lines[i : i + 1] = [armed, rest] if rest.count else [armed]
+        merged: list[ModelLine] = []
+        for line in lines:
+            same = next(
+                (m for m in merged if (m.role, m.name, m.weapons) == (line.role, line.name, line.weapons)), None
+            )
+            if same is None or line.equipment != same.equipment:
+                merged.append(line)
+            else:
+                merged[merged.index(same)] = replace(same, count=same.count + line.count)
+        return merged
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""make bench: print the speed figures the design sets targets for.
+"""make bench: print the speed figures the design sets targets for (`bench.py cards`: the card figures only).
 
 Runs against a throwaway SQLite database, so it never touches db.sqlite3.
 Figures are medians of repeated runs on this machine; they are printed, not
@@ -132,7 +132,7 @@ def bench_pages_and_pdfs() -> None:
         units = "".join(f"  - {mix[i % len(mix)]}\n" for i in range(count))
         return f"game: bolt-action-2e\narmy: generic\nname: {name}\nunits:\n{units}".encode()
 
-    print("Unit-card PDFs (Bolt Action units with their full rule texts)")
+    print("Unit-card PDFs (Bolt Action units; rules by name, their texts on the rules reference)")
     first = load_roster_file(roster_file(20, "cold"))
     start = time.perf_counter()
     cards_pdf(first.snapshot(), first.data)
@@ -151,6 +151,9 @@ def bench_pages_and_pdfs() -> None:
             cards_pdf(snapshot, resolved.data, Layout())
             samples.append((time.perf_counter() - start) * 1000)
         line(f"{count} units", f"{statistics.median(samples):.0f} ms", "(linear in cards)")
+
+    bench_card_counts()
+    bench_card_cache()
 
     client = Client()
 
@@ -190,6 +193,130 @@ def bench_pages_and_pdfs() -> None:
     Roster.objects.all().delete()
 
 
+def twenty_units(game_example: str, name: str) -> bytes:
+    """A 20-unit roster of a game: the example's units repeated, without labels or transports."""
+    import re
+
+    text = (ROOT / "examples" / game_example).read_text()
+    head, units = text.split("units:\n")
+    entries = re.split(r"\n(?=  - )", units.strip("\n"))
+    plain = [re.sub(r"\n\s+label: .*|, (label|transport): [^,}]*", "", entry) for entry in entries]
+    body = "\n".join((plain * 20)[:20])
+    head = re.sub(r"(?m)^name: .*$", f"name: {name}", head)
+    return f"{head}units:\n{body}\n".replace("points_limit:", "# points_limit:").encode()
+
+
+def bench_card_counts() -> None:
+    from lists.cards import Layout, roster_cards
+    from lists.roster_files import load_roster_file
+
+    print("Cards per unit (rules reference not counted; target at most 1.15 on poker cards)")
+    rosters = [(path.stem, path.read_bytes()) for path in sorted((ROOT / "examples").glob("*.yaml"))]
+    rosters += [
+        (f"20 units, {path.stem}", twenty_units(path.name, "Twenty"))
+        for path in sorted((ROOT / "examples").glob("*.yaml"))
+        if path.stem != "rapid-fire-house-rules"  # the same game as action-all-fronts
+    ]
+    for label, text in rosters:
+        resolved = load_roster_file(text, "bench.yaml")
+        snapshot = resolved.snapshot()
+        figures = []
+        for card in ("poker", "a6"):
+            made = roster_cards(snapshot, resolved.data, Layout(card=card))
+            unit_cards = sum(c.title != "Rules reference" for c in made)
+            figures.append(f"{card} {unit_cards / len(snapshot.units):.2f} (+{len(made) - unit_cards} ref.)")
+        line(f"{label} ({len(snapshot.units)} units)", "", "  ".join(figures))
+
+
+def chromium_print_ms(html: str, runs: int = 5) -> float | None:
+    """Median time for Chromium (Debian's, through Playwright) to print the same HTML; None without it."""
+    import shutil
+
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        return None
+    executable = shutil.which("chromium") or "/usr/bin/chromium"
+    if not Path(executable).exists():
+        return None
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+        page = browser.new_page()
+
+        def print_pdf():
+            page.set_content(html)
+            page.pdf(prefer_css_page_size=True, print_background=True)
+
+        result = median_ms(print_pdf, runs=runs)
+        browser.close()
+    return result
+
+
+def bench_card_cache() -> None:
+    """Cold, one-edit and cached cards PDFs of a 20-unit Action All Fronts roster, beside Chromium."""
+    from django.core.cache import cache
+
+    from lists import cards
+    from lists.cards import Layout, cards_pdf
+    from lists.roster_files import load_roster_file
+
+    print("Cards PDF of a 20-unit Action All Fronts roster (each card rendered once, sheets assembled)")
+    resolved = load_roster_file(twenty_units("action-all-fronts.yaml", "Twenty"), "bench.yaml")
+    data = resolved.data
+    layout = Layout()
+    cards.warm_up()
+    cards_pdf(resolved.snapshot(), data, layout)  # a warm process, as in a running server
+
+    def edited(number: int):
+        snapshot = resolved.snapshot()
+        snapshot.units[number % len(snapshot.units)].label = f"Edited {number}"
+        return snapshot
+
+    def timed(func, runs: int = 5) -> float:
+        samples = []
+        for run in range(runs):
+            start = time.perf_counter()
+            func(run)
+            samples.append((time.perf_counter() - start) * 1000)
+        return statistics.median(samples)
+
+    def cold(run: int) -> None:
+        cache.clear()
+        cards_pdf(edited(100 + run), data, layout)
+
+    cold_ms = timed(cold)
+    made = cards.roster_cards(resolved.snapshot(), data, layout)
+    snapshot = resolved.snapshot()
+    cards_pdf(snapshot, data, layout)
+    one_edit_ms = timed(lambda run: cards_pdf(edited(run), data, layout))
+    cached_ms = median_ms(lambda: cards_pdf(snapshot, data, layout), runs=20)
+    groups = cards.card_groups(snapshot, data, layout)
+    assemble_ms = median_ms(lambda: cards.assemble(*cards.card_pages(groups, layout, data), layout), runs=10)
+    html = cards.cards_html(made, layout, page_mm=layout.card_mm[1])
+    weasy_ms = median_ms(lambda: cards._render(html, cards=True), runs=5)
+    chromium_ms = chromium_print_ms(html)
+
+    line(f"cold: no card cached ({len(made)} cards)", f"{cold_ms:.0f} ms", "(target within 3x Chromium)")
+    line("one unit edited since the last PDF", f"{one_edit_ms:.0f} ms", "(target 250 ms)")
+    line("the same roster again (whole PDF cached)", f"{cached_ms:.1f} ms")
+    line("sheets assembled from cached cards (no rendering)", f"{assemble_ms:.0f} ms")
+    line("WeasyPrint printing the finished cards' HTML", f"{weasy_ms:.0f} ms")
+    if chromium_ms is None:
+        line("Chromium printing the same HTML", "no Chromium", "(install chromium and playwright)")
+    else:
+        line("Chromium printing the same HTML", f"{chromium_ms:.0f} ms")
+        line("cold cards PDF / Chromium", f"{cold_ms / chromium_ms:.1f}x", "(target at most 3x)")
+        line("WeasyPrint / Chromium, same HTML", f"{weasy_ms / chromium_ms:.1f}x")
+
+
 if __name__ == "__main__":
-    main()
-    bench_pages_and_pdfs()
+    if sys.argv[1:] == ["cards"]:  # only the card figures: scripts/bench.py cards
+        from lists.packs import load_all
+
+        call_command("migrate", verbosity=0)
+        load_all(settings.PACKS_DIR)
+        bench_card_counts()
+        bench_card_cache()
+    else:
+        main()
+        bench_pages_and_pdfs()

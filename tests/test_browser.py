@@ -137,9 +137,9 @@ def test_the_cards_pdf_downloads(page, site, tmp_path):
         page.click("text=Unit cards (PDF)")
 
     download = download_info.value
-    target = tmp_path / "cards.pdf"
+    target = tmp_path / "download.pdf"
     download.save_as(target)
-    assert download.suggested_filename == "cards.pdf"
+    assert download.suggested_filename == "browser-platoon-cards.pdf"  # named after the roster
     assert target.read_bytes().startswith(b"%PDF")
     assert "card=a6" in download.url
 

@@ -37,6 +37,6 @@ def test_the_waiting_page_follows_the_render_and_downloads_the_pdf(page, site, w
         call_command("db_worker", "--batch", "--no-startup-delay", "--no-reload", verbosity=0)
 
     download = download_info.value
-    assert download.suggested_filename == "list.pdf"
+    assert download.suggested_filename == "rangers-lead-the-way-list.pdf"  # named after the roster
     assert Path(download.path()).read_bytes().startswith(b"%PDF")
     expect(page.locator("h1")).to_have_text("Your PDF is ready")

@@ -186,6 +186,27 @@ INVALID_PACKS = [
         "arms.yaml: organisations.0.slots.1.categories.0: unknown unit category 'squads'",
         id="dangling-slot-category",
     ),
+    pytest.param(
+        "pack.yaml",
+        "    summary: Needs two crew to fire at full effect.\n",
+        "    summary: Needs two crew to fire at full effect.\n    applies_to: {categories: [squads], options: [extra]}\n",
+        "pack.yaml: rules.0.applies_to.categories.0: unknown unit category 'squads'",
+        id="dangling-rule-scope",
+    ),
+    pytest.param(
+        "pack.yaml",
+        "    summary: Needs two crew to fire at full effect.\n",
+        "    summary: Needs two crew to fire at full effect.\n    applies_to: {options: [extra]}\n",
+        "pack.yaml: rules.0.applies_to.options.0: no unit has an option 'extra'",
+        id="rule-scope-unknown-option",
+    ),
+    pytest.param(
+        "arms.yaml",
+        "{key: extra-man, name: Extra rifleman,",
+        "{key: extra-man, name: Extra rifleman, model: Sergeant,",
+        "arms.yaml: units.1.options.0.model: the unit has no model line named 'Sergeant'",
+        id="option-model-unknown",
+    ),
 ]
 
 
