@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('lists', '0005_option_copies_unit'),
+        ('lists', '0006_issued_fingerprints'),
     ]
 
     operations = [
