@@ -287,7 +287,7 @@ def _unit_rows(
             "description": _description(choice),
             "period_note": _period_note(snapshot, choice),
             # Built only when the template shows it (templates call callables): a unit edit renders one unit.
-            "lookup": partial(unit_blocks, snapshot, data, choice),
+            "lookup": partial(unit_blocks, snapshot, data, choice, Layout()),
         }
         if secret:
             form = unit_forms.get(row.id) or _unit_form(
