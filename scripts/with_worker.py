@@ -37,7 +37,7 @@ def main(server_command: list[str]) -> int:
         print(__doc__, file=sys.stderr)
         return 2
     worker = [sys.executable, "manage.py", "db_worker", "--no-reload", "--interval", "0.5"]
-    workers = [start(["nice", "-n", "10", *worker]) for _ in range(int(os.environ.get("ARMYBUILDER_PDF_WORKERS", "1")))]
+    workers = [start(["nice", "-n", "19", *worker]) for _ in range(int(os.environ.get("ARMYBUILDER_PDF_WORKERS", "1")))]
     server = start(server_command)
     stopping = []
     for number in (signal.SIGINT, signal.SIGTERM):
