@@ -684,7 +684,7 @@ def share_roster(request: HttpRequest, share_id: str) -> HttpResponse:
     roster = roster_for_share(share_id)
     # Share pages are read far more than rosters change: the roster's part of the page is
     # kept until its next edit (version) or pack change; the copy form's CSRF token is not in it.
-    key = f"share:{roster.share_id}:{roster.version}:{roster.system.content_hash}"  # share ids are never reused, row ids may be
+    key = f"share:{roster.share_id}:{roster.version}:{roster.system.content_hash}"  # a row id can come back after a rollback; a share id cannot
     body = cache.get(key)
     if body is None:
         body = render_to_string("lists/share.html#body", editor_context(roster, None), request)

@@ -537,18 +537,3 @@ def test_copying_a_roster_saved_before_the_checks_answers_400_not_500(client, ed
     assert response.status_code == 400
     assert "Extra rifleman may be taken at most 5 times, not 9." in response.content.decode()
     assert Roster.objects.count() == 1
-
-
-@pytest.mark.usefixtures("real_packs")
-def test_a_new_roster_never_shows_a_deleted_rosters_share_page(db, client):
-    """SQLite gives a new roster the id of a deleted one: the share page must still be the new roster's."""
-    import_example(client, "bolt-action-2e.yaml")
-    old = Roster.objects.get()
-    assert old.name in client.get(f"/r/{old.share_id}/").content.decode()
-    old.delete()
-
-    import_example(client, "action-all-fronts.yaml")
-    new = Roster.objects.get()
-    html = client.get(f"/r/{new.share_id}/").content.decode()
-
-    assert new.name in html and old.name not in html
