@@ -71,6 +71,7 @@ class SpecialRule(PackRow):
     takes_value = models.BooleanField(default=False)
     # How a priced house rule is bought (pack_schema.Purchase); empty: once or more per roster.
     purchase = models.JSONField(default=dict, blank=True)
+    source_id = models.CharField(max_length=80, blank=True)  # the BattleScribe entry id, for converted data
 
     class Meta(PackRow.Meta):
         pass
@@ -214,6 +215,7 @@ class Army(PackRow):
     borrow_units = models.JSONField(default=list, blank=True)  # unit keys; empty: every unit borrowed
     shared = models.BooleanField(default=False)  # units open to every army of the system
     source = models.JSONField(default=dict)
+    source_id = models.CharField(max_length=80, blank=True)  # the BattleScribe entry id, for converted data
 
     class Meta(PackRow.Meta):
         verbose_name_plural = "armies"
@@ -244,6 +246,7 @@ class UnitType(PackRow):
     rules = models.ManyToManyField(SpecialRule, blank=True, related_name="unit_types")
     notes = models.TextField(blank=True)
     source = models.JSONField(default=dict)
+    source_id = models.CharField(max_length=80, blank=True)  # the BattleScribe entry id, for converted data
     position = models.PositiveIntegerField(default=0)
 
     class Meta(PackRow.Meta):
@@ -314,6 +317,7 @@ class UnitOption(models.Model):
     crew = models.PositiveIntegerField(null=True, blank=True)
     note = models.TextField(blank=True)
     citation = models.JSONField(null=True, blank=True)
+    source_id = models.CharField(max_length=80, blank=True)  # the BattleScribe entry id, for converted data
     position = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
@@ -331,9 +335,12 @@ class Organisation(PackRow):
     armies = models.ManyToManyField(Army, blank=True)
     slots = models.JSONField(default=list)
     source = models.JSONField(default=dict)
+    source_id = models.CharField(max_length=80, blank=True)  # the BattleScribe entry id, for converted data
+    position = models.PositiveIntegerField(default=0)
 
     class Meta(PackRow.Meta):
-        pass
+        # Pack order: a roster's default organisation is the first its army may use.
+        ordering = ["position"]
 
 
 class Erratum(models.Model):

@@ -580,7 +580,8 @@ def export_roster(roster: RosterSnapshot) -> dict:
         ]
     units = []
     for unit in roster.units:
-        entry: dict = {"unit": unit.unit_type.name}
+        # A name two units of the army share would re-import as the first of them: give the key.
+        entry: dict = {"unit": unit.unit_type.key if unit.unit_type.name_shared else unit.unit_type.name}
         if unit.label != unit.unit_type.name:
             entry["label"] = unit.label
         if unit.quality:

@@ -135,6 +135,8 @@ class UnitTypeInfo:
     constitution: int | None = None
 
     capacity_counts: str = "figures"  # or "vehicles-and-guns"
+    # Another unit of its army has the same name (BattleScribe lists a squad under two categories).
+    name_shared: bool = False
 
     @cached_property
     def base_size(self) -> int:
