@@ -63,7 +63,7 @@ UNIT_KINDS = {
     "other": "other",
 }
 TRAILING_NOTE = re.compile(r"\s*\([^)]*\)\s*$")  # "(Armies of Germany)" after a selector's name
-MAN = re.compile(r"\b(soldier|man|men|rifleman|crewman|assistant|spotter)\b", re.IGNORECASE)  # an option adding a man
+MAN = re.compile(r"\b(soldier|man|men|rifleman|crewman|assistant)\b", re.IGNORECASE)  # an option adding a man
 DICE = re.compile(r"^(\d+|\d*D\d+([+-]\d+)?)$")
 
 
@@ -221,12 +221,15 @@ class Army:
 class Converter:
     """Turns a parsed BattleScribe library into pack sections (plain dicts, ready for YAML)."""
 
-    def __init__(self, library: Library, pack_rules: dict[str, str], pack_weapons: dict[str, str], force_id: str):
+    def __init__(self, library: Library, force_id: str):
         self.library = library
         self.report = Report()
-        self.pack_rules = pack_rules  # lower-case name -> key of the bolt-action-2e pack's rules
-        self.pack_weapons = pack_weapons  # lower-case name -> key
         self.force_id = force_id  # the force rosters are evaluated in (Reinforced Platoon)
+        # What the base pack (bolt-action-2e) has, filled by the caller:
+        self.pack_rules: dict[str, str] = {}  # lower-case name -> rule key
+        self.pack_weapons: dict[str, str] = {}  # lower-case name -> weapon key
+        self.spotter_rules: set[str] = set()  # weapon rules a spotter serves (rule_roles.indirect_fire)
+        self.indirect_weapons: set[str] = set()  # weapons with one of them, the converted ones included
         self.damage_values: dict[str, str] = {}  # "9+" -> the pack's damage value key
         self.rules: dict[str, dict] = {}
         self.weapons: dict[str, dict] = {}
@@ -316,6 +319,8 @@ class Converter:
                 notes.append(part)
         if rules:
             weapon["rules"] = rules
+        if self.spotter_rules & {r if isinstance(r, str) else r["rule"] for r in rules}:
+            self.indirect_weapons.add(key)
         if notes:
             weapon["notes"] = "; ".join(notes)
         weapon["source"] = {"document": "bsdata", "section": catalogue.name, "entry": name}
@@ -460,6 +465,7 @@ class UnitBuilder:
         self.root = root
         self.kind = "infantry"
         self.skip_ids: set[str] = set()  # groups of nested units, built as units of their own
+        self.unit_shown: list[str] = []  # the theatre army lists that show the unit
         # The per-man trick: models raise their cost when an option is taken (option id -> points per man).
         self.per_man: dict[str, float] = {}
         for part in root.parts():
@@ -514,10 +520,33 @@ class UnitBuilder:
             self.models(group, entries, part, int(low), None if high is None else int(high))
             return
         exclusive = slug(group.name) if high == 1 else None
-        if exclusive and low >= 1 and len({c.cost for c in entries}) > 1:
-            self.report.pattern("a compulsory choice with differing costs left to the player as options")
+        if exclusive and low >= 1:
+            self.compulsory_choice(group, entries, part, exclusive)
+            return
         for child in entries:
             self.option(child, part, exclusive)
+
+    def compulsory_choice(self, group: Node, entries: list[Node], part: Part, key: str) -> None:
+        """One of several, compulsory: the default is part of the unit, the others options replacing it."""
+        wanted = group.element.get("defaultSelectionEntryId")
+        default = next((c for c in entries if wanted in (c.id, c.element.get("id"))), entries[0])
+        cost = default.cost + self.mandatory_cost(default)
+        weapons = self.contents_weapons(default)
+        part.points += cost
+        part.weapons += weapons
+        part.rules += [r for r in self.converter.rule_keys_of(default, self.catalogue) if r not in part.rules]
+        for child in entries:
+            if child is not default:
+                self.option(child, part, key, instead_of=(cost, weapons))
+        self.report.pattern("a compulsory choice: the default in the unit, the others options replacing it")
+
+    def contents_weapons(self, node: Node) -> list[str]:
+        """Weapons an entry and its direct contents describe."""
+        weapons = self.converter.weapons_of(node, self.catalogue)
+        for child in self.converter.children(node, self.catalogue):
+            if not child.is_group:
+                weapons += [w for w in self.converter.weapons_of(child, self.catalogue) if w not in weapons]
+        return weapons
 
     def models(self, group: Node, entries: list[Node], part: Part, low: int, high: int | None) -> None:
         """A group of model entries: the unit's size range, its men, and the cost of one more man."""
@@ -570,14 +599,17 @@ class UnitBuilder:
             return
         self.option(child, part, None)
 
-    def option(self, child: Node, part: Part, group: str | None) -> None:
+    def option(
+        self, child: Node, part: Part, group: str | None, instead_of: tuple[float, list[str]] | None = None
+    ) -> None:
+        """An optional entry as a unit option; `instead_of` is the cost and weapons of the default it replaces."""
         where = f"{self.catalogue.name}: {self.root.name} / {child.name}"
         if any(c.get("type") == "max" and number(c.get("value")) == 0 for c in child.constraints()):
             self.report.skip(where, child.id, "its own constraints allow none of it (max 0)")
             return
-        shown = self.converter.visible_in(child, self.army)
+        shown = [key for key in self.converter.visible_in(child, self.army) if key in self.unit_shown]
         if not shown:
-            self.report.skip(where, child.id, "hidden in every theatre selector (shown only by other selections)")
+            self.report.skip(where, child.id, "hidden in every theatre selector showing the unit")
             return
         points, per = child.cost + self.mandatory_cost(child), "unit"
         ids = {child.id, child.element.get("id", "")}
@@ -606,10 +638,9 @@ class UnitBuilder:
         if points != int(points):
             self.report.skip(where, child.id, f"a fractional cost {points}")
             return
-        weapons = self.converter.weapons_of(child, self.catalogue)
-        for grandchild in self.converter.children(child, self.catalogue):
-            if not grandchild.is_group:
-                weapons += [w for w in self.converter.weapons_of(grandchild, self.catalogue) if w not in weapons]
+        weapons = self.contents_weapons(child)
+        if instead_of is not None:
+            points -= instead_of[0]
         most = child.limit("max")
         keys = {option["key"] for option in part.options}
         key = slug(child.name)
@@ -625,12 +656,14 @@ class UnitBuilder:
             option["group"] = group
         if weapons:
             option["weapons"] = weapons
+        if instead_of is not None and instead_of[1]:
+            option["replaces"] = instead_of[1]
         rank = rank_of(child.name)
         if rank:
             option["officer_rank"] = rank
-        if child.entry_type == "model" or MAN.search(child.name):
+        if child.entry_type == "model" or MAN.search(child.name) or child.name.strip().lower() == "spotter":
             option["adds_models"] = [{"count": 1, "role": role_of(child.name, self.kind), "name": child.name}]
-        if len(shown) < len(self.army.selector_ids):
+        if len(shown) < len(self.unit_shown):
             option["armies"] = shown
         option["citation"] = self.converter.citation(self.catalogue, child, child.name)
         option["source_id"] = child.id
@@ -713,13 +746,27 @@ class UnitBuilder:
         rank = rank_of(name_node.name)
         if rank:
             unit["officer_rank"] = rank
-        if part.options:
-            unit["options"] = part.options
+        options = self.spotters_with_work(part.options, composition, where)
+        if options:
+            unit["options"] = options
         if part.rules:
             unit["rules"] = part.rules
         unit["source"] = {"document": "bsdata", "section": self.catalogue.name, "entry": name_node.name}
         unit["source_id"] = name_node.id
         return unit
+
+    def spotters_with_work(self, options: list[dict], composition: list[dict], where: str) -> list[dict]:
+        """The options, less a spotter on a unit with no indirect-fire weapon (he would have nothing to spot for)."""
+        carried = {w if isinstance(w, str) else w["weapon"] for line in composition for w in line["weapons"]}
+        if carried & self.converter.indirect_weapons:
+            return options
+        kept = []
+        for option in options:
+            if any(model["role"] == "spotter" for model in option.get("adds_models", [])):
+                self.report.skip(where, option["source_id"], "a spotter on a unit with no indirect-fire weapon")
+            else:
+                kept.append(option)
+        return kept
 
     def default_composition(self, node: Node, kind: str, part: Part, where: str) -> list[dict]:
         """Vehicles and teams the data gives no men for: the vehicle, or a crew of two for a team weapon."""
@@ -848,6 +895,7 @@ class PackWriter:
             built = []
             for name_node, body in builds:
                 builder = UnitBuilder(converter, army, catalogue, node)
+                builder.unit_shown = shown
                 if group is not None:
                     builder.skip_ids.add(group.id)
                 unit = builder.build(name_node, body, category, category_info["kind"])

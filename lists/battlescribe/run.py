@@ -17,20 +17,24 @@ REPORT_NAME = "IMPORT-REPORT.md"
 REINFORCED_PLATOON = "efef-703c-d244-559f"
 
 
-def _pack_context(pack_dir: Path) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
-    """The base pack's rules and weapons by lower-case name, and damage values by figure."""
-    rules, weapons, damage = {}, {}, {}
-    for path in sorted(pack_dir.glob("*.yaml")):
-        data = yaml.safe_load(path.read_text()) or {}
+def _pack_context(pack_dir: Path, converter: Converter) -> None:
+    """Tell the converter the base pack's rules and weapons by lower-case name, and damage values by figure."""
+    files = [yaml.safe_load(path.read_text()) or {} for path in sorted(pack_dir.glob("*.yaml"))]
+    roles = next(data["system"].get("rule_roles", {}) for data in files if "system" in data)
+    # The rules a spotter serves: the indirect-fire role and the ones it extends to (howitzers).
+    indirect = {roles.get("indirect_fire"), *(roles.get("indirect_fire_also") or [])} - {None}
+    converter.spotter_rules = indirect
+    for data in files:
         for rule in data.get("rules", []):
-            rules[rule["name"].lower()] = rule["key"]
-            rules[rule["key"]] = rule["key"]
+            converter.pack_rules[rule["name"].lower()] = rule["key"]
+            converter.pack_rules[rule["key"]] = rule["key"]
         for weapon in data.get("weapons", []):
-            weapons[weapon["name"].lower()] = weapon["key"]
+            converter.pack_weapons[weapon["name"].lower()] = weapon["key"]
+            if indirect & {r if isinstance(r, str) else r["rule"] for r in weapon.get("rules", [])}:
+                converter.indirect_weapons.add(weapon["key"])
         for value in data.get("damage_values", []):
             if value["kind"] != "troops":
-                damage.setdefault(value["value"], value["key"])
-    return rules, weapons, damage
+                converter.damage_values.setdefault(value["value"], value["key"])
 
 
 def import_data(data_dir: Path, out_dir: Path, overrides_path: Path = DEFAULT_OVERRIDES) -> tuple[Report, str]:
@@ -38,10 +42,8 @@ def import_data(data_dir: Path, out_dir: Path, overrides_path: Path = DEFAULT_OV
     library = read_library(data_dir)
     overrides = load_overrides(overrides_path)
     applied = apply_overrides(library, overrides)
-    rules, weapons, damage = _pack_context(out_dir.parent)
-    force_id = REINFORCED_PLATOON
-    converter = Converter(library, rules, weapons, force_id)
-    converter.damage_values = damage
+    converter = Converter(library, REINFORCED_PLATOON)
+    _pack_context(out_dir.parent, converter)
     files = PackWriter(converter).run()
     files["shared.yaml"]["errata"] = [
         {
