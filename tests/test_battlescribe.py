@@ -176,6 +176,15 @@ def test_officer_ranks_inside_one_entry_become_units_with_their_rank(converted):
     assert captain["source_id"] == "u-officer-cpt"
 
 
+def test_a_compulsory_choice_puts_its_default_in_the_unit_and_prices_the_others_as_swaps(converted):
+    """u-officer-lt-weapon: one of Rifle (the default, g-rifle 0 pts) or SMG (0 pts plus g-smg's 3)."""
+    lieutenant = _unit(converted, "Leutnant (Second Lieutenant)")
+    assert lieutenant["composition"][0]["weapons"] == ["rifle"]
+    smg = _option(lieutenant, "SMG")
+    assert (smg["points"], smg["weapons"], smg["replaces"], smg["group"]) == (3, ["smg"], ["rifle"], "weapon")
+    assert [(q["quality"], q["points"]) for q in lieutenant["qualities"]] == [("regular", 50), ("veteran", 65)]
+
+
 def test_a_weapon_the_chart_lacks_comes_from_its_profile(converted):
     """gp-squeeze: 36", 1 shot, +3, Team, HE (1"), Squeze Bore (corrected by the fixture overrides)."""
     weapon = next(w for w in converted["files"]["shared.yaml"]["weapons"] if w["name"] == "Squeeze Gun")
