@@ -174,20 +174,16 @@ def conditions_hold(element: Element, selected: set[str]) -> bool:
 
     The data's conditions count selections (equalTo, greaterThan, atLeast,
     lessThan, instanceOf...); the theatre selector and the force are the
-    selections that decide what an army list shows.
+    selections that decide what an army list shows. A modifier's own
+    conditions and groups must all hold; a group is "and" or "or".
     """
+    return _holds(element, selected, "and")
+
+
+def _holds(element: Element, selected: set[str], kind: str | None) -> bool:
     results = [_condition(c, selected) for c in element.findall("conditions/condition")]
-    for group in element.findall("conditionGroups/conditionGroup"):
-        inner = [_condition(c, selected) for c in group.findall("conditions/condition")]
-        inner += [conditions_hold_group(g, selected) for g in group.findall("conditionGroups/conditionGroup")]
-        results.append(any(inner) if group.get("type") == "or" else all(inner))
-    return all(results)
-
-
-def conditions_hold_group(group: Element, selected: set[str]) -> bool:
-    inner = [_condition(c, selected) for c in group.findall("conditions/condition")]
-    inner += [conditions_hold_group(g, selected) for g in group.findall("conditionGroups/conditionGroup")]
-    return any(inner) if group.get("type") == "or" else all(inner)
+    results += [_holds(g, selected, g.get("type")) for g in element.findall("conditionGroups/conditionGroup")]
+    return any(results) if kind == "or" else all(results)
 
 
 def _condition(condition: Element, selected: set[str]) -> bool:
@@ -493,17 +489,17 @@ class UnitBuilder:
                 total += least * (child.cost + self.mandatory_cost(child))
         return total
 
-    def walk(self, node: Node, part: Part, depth: int = 0) -> Part:
+    def walk(self, node: Node, part: Part) -> Part:
         for child in self.converter.children(node, self.catalogue):
             if child.id in self.skip_ids:
                 continue
             if child.is_group:
-                self.group(child, part, depth)
+                self.group(child, part)
             else:
-                self.entry(child, part, depth)
+                self.entry(child, part)
         return part
 
-    def group(self, group: Node, part: Part, depth: int) -> None:
+    def group(self, group: Node, part: Part) -> None:
         entries = [c for c in self.converter.children(group, self.catalogue) if not c.is_group]
         names = [c.name.strip().lower() for c in entries]
         low, high = group.limit("min") or 0, group.limit("max")
@@ -512,7 +508,7 @@ class UnitBuilder:
                 if any(m.get("field") == "hidden" for m in child.modifiers()):
                     self.report.pattern("a quality hidden under some conditions, offered in every list")
                 quality = Part(points=child.cost)
-                self.walk(child, quality, depth + 1)
+                self.walk(child, quality)
                 part.qualities[child.name.strip().lower()] = quality
             self.report.pattern("price group (Inexperienced/Regular/Veteran) read as qualities")
             return
@@ -588,14 +584,14 @@ class UnitBuilder:
             line.pop("extra", None)
         self.report.pattern("model group read as the unit's size and cost per extra man")
 
-    def entry(self, child: Node, part: Part, depth: int) -> None:
+    def entry(self, child: Node, part: Part) -> None:
         least = child.limit("min") or 0
         if least >= 1:
             part.points += least * child.cost
             # Each compulsory entry carries its own weapons: a coaxial and a hull MMG are two MMGs.
             part.weapons += self.converter.weapons_of(child, self.catalogue) * int(least)
             part.rules += [r for r in self.converter.rule_keys_of(child, self.catalogue) if r not in part.rules]
-            self.walk(child, part, depth + 1)
+            self.walk(child, part)
             return
         self.option(child, part, None)
 
