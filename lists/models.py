@@ -230,6 +230,7 @@ class UnitType(PackRow):
     citation = models.JSONField(null=True, blank=True)
     min_size = models.PositiveIntegerField(null=True, blank=True)
     max_size = models.PositiveIntegerField(null=True, blank=True)
+    max_in_roster = models.PositiveIntegerField(null=True, blank=True)
     officer_rank = models.ForeignKey(OfficerRank, null=True, blank=True, on_delete=models.SET_NULL)
     officer_ranks = models.ManyToManyField(OfficerRank, blank=True, related_name="allowed_in")
     weapon_categories = models.JSONField(null=True, blank=True)  # None: any category

@@ -449,6 +449,7 @@ class Unit(Strict):
     composition: list[ModelEntry] = []  # empty for off-table support such as a bombardment
     min_size: int | None = Field(default=None, ge=0)
     max_size: int | None = Field(default=None, ge=0)
+    max_in_roster: int | None = Field(default=None, ge=1)  # at most this many of the unit (a roster is one force)
     qualities: list[QualityCost] = []
     officer_rank: Key | None = None
     officer_ranks: list[Key] = []

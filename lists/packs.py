@@ -771,6 +771,7 @@ def _write_units(pack: Pack, scope: dict, armies: dict, unit_categories: dict, r
                 "citation": _dump(u.citation),
                 "min_size": u.min_size,
                 "max_size": u.max_size,
+                "max_in_roster": u.max_in_roster,
                 "officer_rank": ranks[(u.officer_rank,)] if u.officer_rank else None,
                 "weapon_categories": u.weapon_categories,
                 "armour": _dump(u.armour),

@@ -121,6 +121,7 @@ class UnitTypeInfo:
     composition: tuple[ModelLine, ...] = ()
     min_size: int | None = None
     max_size: int | None = None
+    max_in_roster: int | None = None  # at most this many of the unit in a roster
     officer_rank: str | None = None
     officer_ranks: tuple[str, ...] = ()
     options: dict[str, OptionInfo] = field(default_factory=dict)

@@ -158,6 +158,12 @@ def test_a_price_group_becomes_points_by_quality(converted):
     ]
 
 
+def test_a_limit_per_force_becomes_the_units_limit_in_a_roster(converted):
+    """l-tank: at most 1 selection at force scope."""
+    assert _unit(converted, "Panzer Test")["max_in_roster"] == 1
+    assert "max_in_roster" not in _unit(converted, "Rifle Squad")
+
+
 def test_a_vehicle_profile_gives_damage_value_transport_and_tow(converted):
     """u-tank-prof: Medium Tank 9+, 3 men, Light gun."""
     tank = _unit(converted, "Panzer Test")

@@ -114,6 +114,16 @@ units:
     assert (code, result["points"]) == (0, 50 + 100 + 80 + 50)
 
 
+def test_a_second_unit_over_its_limit_per_platoon_is_too_many(tmp_path):
+    """BA2 - Armies of Germany.cat: the Medium Mortar Team link allows 1 selection per force."""
+    roster = (ROOT / "examples" / "bolt-action-2e-germany-normandy.yaml").read_text()
+    roster += "  - {unit: germany-medium-mortar-team, quality: Regular}\n"
+    code, result = validate(tmp_path, roster)
+    assert code == 1
+    assert [f["code"] for f in result["findings"]] == ["org.too_many"]
+    assert "Medium Mortar Team" in result["findings"][0]["message"]
+
+
 def test_a_unit_of_another_theatre_is_refused(tmp_path):
     """The Tiger II is not among the units 1941: Operation Barbarossa un-hides."""
     code, _, error = run_validate(

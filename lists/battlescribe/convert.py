@@ -882,6 +882,7 @@ class PackWriter:
                 self.report.skip(where, node.id, "a theatre selector or utility entry, not a unit (read as army lists)")
                 continue
             self.report.counts["entries a player can add"] += 1
+            most = self.unit_limit(node)
             shown = converter.visible_in(node, army)
             if not shown:
                 self.report.skip(where, node.id, "hidden in every theatre selector")
@@ -904,6 +905,8 @@ class PackWriter:
             self.report.counts["entries converted"] += 1
             self.report.counts["units written"] += len(built)
             for unit in built:
+                if most is not None:
+                    unit["max_in_roster"] = most
                 units.append(unit)
                 for selector_key in shown:
                     shown_in[selector_key].append(unit["key"])
@@ -940,6 +943,27 @@ class PackWriter:
         if organisations:
             content["organisations"] = organisations
         self.files[f"{army.key}.yaml"] = content
+
+    def unit_limit(self, node: Node) -> int | None:
+        """At most how many of a unit a force or roster takes (the lowest such limit), if any."""
+        limits = []
+        changed = {m.get("field") for m in node.modifiers()}
+        for constraint in node.constraints():
+            if constraint.get("scope") not in ("force", "roster") or constraint.get("field") != "selections":
+                continue
+            if constraint.get("type") != "max":
+                self.report.pattern(f"a unit's {constraint.get('type')} per {constraint.get('scope')} not carried")
+                continue
+            if constraint.get("id") in changed:
+                self.report.pattern("a unit limit some theatres change: the data's base value used")
+            limits.append(int(number(constraint.get("value"))))
+        if not limits:
+            return None
+        if min(limits) == 0:
+            self.report.pattern("a unit limited to none unless a theatre raises it: left without a limit")
+            return None
+        self.report.pattern("a unit limit per force or roster")
+        return min(limits)
 
     def selectors(self, army: Army) -> None:
         """Every entry under a theatre selector becomes an army list."""
