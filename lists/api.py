@@ -136,7 +136,7 @@ def game(request: HttpRequest, system_key: str) -> JsonResponse:
             "officer_ranks": _url("ranks", system.key),
             "qualities": _url("qualities", system.key),
             "organisations": [
-                {"key": o.key, "name": o.name, "summary": o.summary, "slots": o.slots}
+                {"key": o.key, "name": o.name, "summary": o.summary, "slots": o.slots, "source_id": o.source_id or None}
                 for o in system.organisation_set.all()
             ],
             "errata": [
@@ -174,6 +174,7 @@ def army(request: HttpRequest, system_key: str, army_key: str) -> JsonResponse:
             ],
             "borrow_units": army.borrow_units,
             "shared": army.shared,
+            "source_id": army.source_id or None,
             "units": [unit_summary(system, unit) for unit in units],
         }
     )
@@ -243,6 +244,8 @@ def unit(request: HttpRequest, system_key: str, unit_key: str) -> JsonResponse:
                     "weapons": [_url("weapon", system.key, w.key) for w in o.weapons.all()],
                     "armies": o.armies,
                     "note": o.note or None,
+                    "citation": o.citation,
+                    "source_id": o.source_id or None,
                 }
                 for o in unit.options.all()
             ],
@@ -255,6 +258,7 @@ def unit(request: HttpRequest, system_key: str, unit_key: str) -> JsonResponse:
             "rules": [_rule_ref(system, rule) for rule in unit.rules.all()],
             "notes": unit.notes,
             "source": unit.source,
+            "source_id": unit.source_id or None,
         }
     )
 
@@ -279,6 +283,7 @@ def _rule_dict(system: models.GameSystem, rule: models.SpecialRule) -> dict:
         "points": rule.points,
         "points_note": rule.points_note or None,
         "source": rule.source,
+        "source_id": rule.source_id or None,
     }
 
 

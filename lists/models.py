@@ -73,6 +73,7 @@ class SpecialRule(PackRow):
     purchase = models.JSONField(default=dict, blank=True)
     reminder = models.CharField(max_length=200, blank=True)  # the line printed on unit cards
     applies_to = models.JSONField(null=True, blank=True)  # army rules: the units it is printed on; null: all
+    source_id = models.CharField(max_length=80, blank=True)  # the BattleScribe entry id, for converted data
 
     class Meta(PackRow.Meta):
         pass
@@ -216,6 +217,7 @@ class Army(PackRow):
     borrow_units = models.JSONField(default=list, blank=True)  # unit keys; empty: every unit borrowed
     shared = models.BooleanField(default=False)  # units open to every army of the system
     source = models.JSONField(default=dict)
+    source_id = models.CharField(max_length=80, blank=True)  # the BattleScribe entry id, for converted data
 
     class Meta(PackRow.Meta):
         verbose_name_plural = "armies"
@@ -230,6 +232,7 @@ class UnitType(PackRow):
     citation = models.JSONField(null=True, blank=True)
     min_size = models.PositiveIntegerField(null=True, blank=True)
     max_size = models.PositiveIntegerField(null=True, blank=True)
+    max_in_roster = models.PositiveIntegerField(null=True, blank=True)
     officer_rank = models.ForeignKey(OfficerRank, null=True, blank=True, on_delete=models.SET_NULL)
     officer_ranks = models.ManyToManyField(OfficerRank, blank=True, related_name="allowed_in")
     weapon_categories = models.JSONField(null=True, blank=True)  # None: any category
@@ -246,6 +249,7 @@ class UnitType(PackRow):
     rules = models.ManyToManyField(SpecialRule, blank=True, related_name="unit_types")
     notes = models.TextField(blank=True)
     source = models.JSONField(default=dict)
+    source_id = models.CharField(max_length=80, blank=True)  # the BattleScribe entry id, for converted data
     position = models.PositiveIntegerField(default=0)
 
     class Meta(PackRow.Meta):
@@ -317,6 +321,7 @@ class UnitOption(models.Model):
     crew = models.PositiveIntegerField(null=True, blank=True)
     note = models.TextField(blank=True)
     citation = models.JSONField(null=True, blank=True)
+    source_id = models.CharField(max_length=80, blank=True)  # the BattleScribe entry id, for converted data
     position = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
@@ -334,9 +339,12 @@ class Organisation(PackRow):
     armies = models.ManyToManyField(Army, blank=True)
     slots = models.JSONField(default=list)
     source = models.JSONField(default=dict)
+    source_id = models.CharField(max_length=80, blank=True)  # the BattleScribe entry id, for converted data
+    position = models.PositiveIntegerField(default=0)
 
     class Meta(PackRow.Meta):
-        pass
+        # Pack order: a roster's default organisation is the first its army may use.
+        ordering = ["position"]
 
 
 class Erratum(models.Model):

@@ -17,6 +17,8 @@ Key = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]*$", max_leng
 Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 Text = Annotated[str, StringConstraints(max_length=4000)]
 Year = Annotated[int, Field(ge=1900, le=1960)]
+# The id of the BattleScribe entry a converted item comes from (provenance, shown in the API).
+SourceId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9-]{1,80}$")]
 # A range band: inches, "table" (anything on the table) or null where the source prints n/a.
 RangeValue = int | Literal["table"] | None
 
@@ -226,8 +228,9 @@ class SpecialRule(Strict):
     key: Key
     name: Name
     kind: Literal["weapon", "unit", "army", "organisation", "house", "game"]
-    summary: Text = Field(min_length=1)
+    summary: Text = ""  # empty only for a rule imported by name (source_id given)
     source: SourceRef
+    source_id: SourceId | None = None
     points: int | None = None
     points_note: Name | None = None
     # A value given with the rule where a weapon names it, e.g. HE (1").
@@ -237,6 +240,12 @@ class SpecialRule(Strict):
     reminder: Name | None = None
     # Army rules: which of the army's units it is printed on (omitted: every unit).
     applies_to: RuleScope | None = None
+
+    @model_validator(mode="after")
+    def summary_unless_imported(self) -> SpecialRule:
+        if not self.summary and self.source_id is None:
+            raise ValueError("a rule needs a summary (only a rule imported by name, with a source_id, may have none)")
+        return self
 
 
 class Chart(Strict):
@@ -336,6 +345,7 @@ class UnitCategory(Strict):
     name: Name
     kind: CategoryKind
     summary: Text = ""
+    source_id: SourceId | None = None
 
 
 class DamageValue(Strict):
@@ -383,6 +393,17 @@ class ModelEntry(Strict):
         """(weapon key, how many) for every weapon the model carries."""
         return [(w.weapon, w.count) if isinstance(w, WeaponCount) else (w, 1) for w in self.weapons]
 
+    @field_validator("weapons")
+    @classmethod
+    def weapons_listed_once(cls, value: list) -> list:
+        keys = [w.weapon if isinstance(w, WeaponCount) else w for w in value]
+        twice = sorted({key for key in keys if keys.count(key) > 1})
+        if twice:
+            raise ValueError(
+                f"a model line lists each weapon once: {', '.join(twice)} given twice; write {{weapon: key, count: n}}"
+            )
+        return value
+
 
 class Armour(Strict):
     front: int | None = None
@@ -429,6 +450,7 @@ class Option(Strict):
     crew: int | None = Field(default=None, ge=0)
     note: Text = ""
     citation: Citation | None = None
+    source_id: SourceId | None = None
 
     @model_validator(mode="after")
     def a_copy_costs_the_unit(self) -> Option:
@@ -449,6 +471,7 @@ class Unit(Strict):
     composition: list[ModelEntry] = []  # empty for off-table support such as a bombardment
     min_size: int | None = Field(default=None, ge=0)
     max_size: int | None = Field(default=None, ge=0)
+    max_in_roster: int | None = Field(default=None, ge=1)  # at most this many of the unit (a roster is one force)
     qualities: list[QualityCost] = []
     officer_rank: Key | None = None
     officer_ranks: list[Key] = []
@@ -467,6 +490,7 @@ class Unit(Strict):
     rules: list[Key] = []
     notes: Text = ""
     source: SourceRef
+    source_id: SourceId | None = None
 
     @model_validator(mode="after")
     def sizes_are_ordered(self) -> Unit:
@@ -491,6 +515,7 @@ class Army(Strict):
     shared: bool = False  # its units are open to every army of the system (general transport...)
     borrow_note: Text = ""
     source: SourceRef
+    source_id: SourceId | None = None
 
 
 class CountTerm(Strict):
@@ -518,6 +543,7 @@ class Slot(Strict):
     half_choice_categories: list[Key] = []  # which categories may count as half (empty: all)
     requires_setting: Key | None = None
     summary: Text = ""
+    source_id: SourceId | None = None
 
 
 class Organisation(Strict):
@@ -527,6 +553,7 @@ class Organisation(Strict):
     armies: list[Key] = []  # empty: every army of the system
     slots: list[Slot] = Field(min_length=1)
     source: SourceRef
+    source_id: SourceId | None = None
 
 
 class Erratum(Strict):

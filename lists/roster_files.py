@@ -623,7 +623,8 @@ def export_roster(roster: RosterSnapshot) -> dict:
 def export_unit(roster: RosterSnapshot, unit: UnitChoice) -> dict:
     """One unit as a roster file's entry."""
     system = roster.system
-    entry: dict = {"unit": unit.unit_type.name}
+    # A name two units of the army share would re-import as the first of them: give the key.
+    entry: dict = {"unit": unit.unit_type.key if unit.unit_type.name_shared else unit.unit_type.name}
     if unit.label != unit.unit_type.name:
         entry["label"] = unit.label
     if unit.quality:

@@ -127,6 +127,7 @@ class UnitTypeInfo:
     composition: tuple[ModelLine, ...] = ()
     min_size: int | None = None
     max_size: int | None = None
+    max_in_roster: int | None = None  # at most this many of the unit in a roster
     officer_rank: str | None = None
     officer_ranks: tuple[str, ...] = ()
     options: dict[str, OptionInfo] = field(default_factory=dict)
@@ -141,6 +142,8 @@ class UnitTypeInfo:
     constitution: int | None = None
 
     capacity_counts: str = "figures"  # or "vehicles-and-guns"
+    # Another unit of its army has the same name (BattleScribe lists a squad under two categories).
+    name_shared: bool = False
 
     @cached_property
     def base_size(self) -> int:

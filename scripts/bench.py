@@ -12,6 +12,7 @@ import statistics
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,6 +45,14 @@ def median_ms(func, runs: int = 200, setup=None) -> float:
         func()
         samples.append((time.perf_counter() - start) * 1000)
     return statistics.median(samples)
+
+
+def checked_get(client, path: str):
+    """GET a page, stopping the bench if it fails (the figures would be wrong)."""
+    response = client.get(path)
+    if response.status_code != 200:
+        raise SystemExit(f"GET {path} answered {response.status_code}: the figures would be wrong")
+    return response
 
 
 def line(label: str, value: str, target: str = "") -> None:
@@ -156,12 +165,7 @@ def bench_pages_and_pdfs() -> None:
     bench_card_cache()
 
     client = Client()
-
-    def get(path: str):
-        response = client.get(path)
-        if response.status_code != 200:
-            raise SystemExit(f"GET {path} answered {response.status_code}: the figures would be wrong")
-        return response
+    get = partial(checked_get, client)
 
     saved = save_new_roster(load_roster_file(roster_file(20, "share")), new_share_id(), hash_secret(new_edit_secret()))
     share = f"/r/{saved.share_id}/"
@@ -309,6 +313,47 @@ def bench_card_cache() -> None:
         line("WeasyPrint / Chromium, same HTML", f"{weasy_ms / chromium_ms:.1f}x")
 
 
+def bench_battlescribe_armies() -> None:
+    """The Bolt Action armies converted from BattleScribe: ~2,900 units in one game system."""
+    from django.test import Client
+
+    from lists import loading
+    from lists.models import GameSystem, Roster, UnitType
+    from lists.roster_files import load_roster_file, save_new_roster
+    from lists.sharing import hash_secret, new_edit_secret, new_share_id
+    from lists.verdict import judge
+
+    print("Bolt Action armies from BattleScribe")
+    system = GameSystem.objects.get(key="bolt-action-2e")
+    line("units in the Bolt Action game", str(UnitType.objects.filter(system=system).count()))
+    loading._cache.clear()
+    start = time.perf_counter()
+    loading.game_data(system)
+    line("game data of Bolt Action, cold (once per server process)", f"{(time.perf_counter() - start) * 1000:.0f} ms")
+    resolved = load_roster_file((ROOT / "examples" / "bolt-action-2e-germany-normandy.yaml").read_bytes())
+    snapshot = resolved.snapshot()
+    line(
+        f"1944: Normandy roster ({len(snapshot.units)} units), points and rule checks",
+        f"{median_ms(lambda: judge(snapshot)):.3f} ms",
+        "(target 5 ms median)",
+    )
+    client = Client()
+    get = partial(checked_get, client)
+
+    secret = new_edit_secret()
+    saved = save_new_roster(resolved, new_share_id(), hash_secret(secret))
+    for label, path in [
+        ("editor with the unit picker (142 units), median", f"/e/{secret}/"),
+        ("API: the armies of Bolt Action (268), median", "/api/games/bolt-action-2e/armies/"),
+        ("API: Armies of Germany (its units), median", "/api/games/bolt-action-2e/armies/germany/"),
+        ("API: one converted unit, median", "/api/games/bolt-action-2e/units/germany-panzer-iv-ausf-g-h-j/"),
+        ("army page: Armies of Germany, median", "/games/bolt-action-2e/armies/germany/"),
+    ]:
+        get(path)
+        line(label, f"{median_ms(lambda path=path: get(path), runs=20):.1f} ms")
+    Roster.objects.filter(pk=saved.pk).delete()
+
+
 if __name__ == "__main__":
     if sys.argv[1:] == ["cards"]:  # only the card figures: scripts/bench.py cards
         from lists.packs import load_all
@@ -319,4 +364,5 @@ if __name__ == "__main__":
         bench_card_cache()
     else:
         main()
+        bench_battlescribe_armies()
         bench_pages_and_pdfs()

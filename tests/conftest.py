@@ -3,14 +3,22 @@ from django.conf import settings
 from django.core.cache import cache
 
 
+@pytest.fixture(scope="session")
+def checked_packs():
+    """The project's own packs, read and checked once per test run (reading is most of a load)."""
+    from lists.packs import read_all
+
+    return read_all(settings.PACKS_DIR)
+
+
 @pytest.fixture(scope="module")
-def real_packs(django_db_setup, django_db_blocker):
+def real_packs(django_db_setup, django_db_blocker, checked_packs):
     """The project's own packs, loaded once per test module (each test still rolls back its own changes)."""
     from lists.models import GameSystem, Roster
-    from lists.packs import load_all
+    from lists.packs import write_all
 
     with django_db_blocker.unblock():
-        load_all(settings.PACKS_DIR)
+        write_all(checked_packs, settings.PACKS_DIR)
     yield
     with django_db_blocker.unblock():
         Roster.objects.all().delete()

@@ -35,6 +35,7 @@ def write(tmp_path: Path, text: str, name: str = "roster.yaml") -> Path:
 def test_there_is_an_example_for_every_game_system():
     assert {path.stem for path in EXAMPLES} == {
         "bolt-action-2e",
+        "bolt-action-2e-germany-normandy",
         "action-all-fronts",
         "heroes-all",
         "rapid-fire-house-rules",

@@ -21,6 +21,7 @@ from lists.rules import (
     spotter,
     team,
     transport,
+    unit_limits,
     unit_size,
 )
 from lists.rules.finding import Finding
@@ -30,6 +31,7 @@ CHECKS = [
     points.points_findings,
     unit_size.unit_size_findings,
     organisation.organisation_findings,
+    unit_limits.unit_limit_findings,
     officers.officer_rank_findings,
     team.team_findings,
     fixed.fixed_weapon_findings,

@@ -1,0 +1,1069 @@
+"""Converting BattleScribe's Bolt Action data into pack sections.
+
+Each catalogue becomes a nation army holding its units; each theatre selector
+becomes an army list that borrows the units its conditions un-hide. Every
+unit, option, army, organisation and rule keeps its BattleScribe id as
+`source_id`; every cost cites its catalogue and entry id. Rule texts are never
+carried over: a rule the `bolt-action-2e` pack has links to that summary, any
+other is imported by name only.
+
+What the converter does not understand is not guessed at: it is counted and
+listed in the import report with the reason.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from xml.etree.ElementTree import Element
+
+from lists.battlescribe.reader import DataFile, Library
+
+SOURCE = "BSData/boltaction"
+QUALITIES = ("inexperienced", "regular", "veteran")
+THEATRE_SELECTOR = "Theatre Selector"
+# The BattleScribe names of the officer ranks, as the pack's officer_ranks keys.
+RANKS = {
+    "second lieutenant": "second-lieutenant",
+    "first lieutenant": "first-lieutenant",
+    "captain": "captain",
+    "major": "major",
+}
+# Rule names BattleScribe spells differently from the pack's own rules.
+RULE_ALIASES = {
+    "team weapon": "team",
+    "team": "team",
+    "one shot": "one-shot",
+    "spotter": "spotters",
+    "he": "he",
+}
+WEAPON_ALIASES = {"blacker bombard": "at-weapon", "ampulomet": "at-weapon"}
+CATEGORY_KINDS = [
+    ("headquarters", "headquarters"),
+    ("infantry support", "team"),
+    ("team", "team"),
+    ("infantry", "infantry"),
+    ("compulsory units", "infantry"),
+    ("artillery", "artillery"),
+    ("transport", "transport"),
+    ("tows", "transport"),
+    ("armoured", "vehicle"),
+    ("tanks", "vehicle"),
+    ("vehicle", "vehicle"),
+    ("arv", "vehicle"),
+]
+UNIT_KINDS = {
+    "headquarters": "infantry",
+    "infantry": "infantry",
+    "team": "team",
+    "artillery": "artillery",
+    "vehicle": "vehicle",
+    "transport": "transport",
+    "other": "other",
+}
+TRAILING_NOTE = re.compile(r"\s*\([^)]*\)\s*$")  # "(Armies of Germany)" after a selector's name
+MAN = re.compile(r"\b(soldier|man|men|rifleman|crewman|assistant)\b", re.IGNORECASE)  # an option adding a man
+DICE = re.compile(r"^(\d+|\d*D\d+([+-]\d+)?)$")
+
+
+def slug(text: str, limit: int = 60) -> str:
+    """A pack key made from a name: lower-case letters, digits and hyphens."""
+    text = text.lower().replace("&", " and ").replace("'", "").replace("ü", "ue").replace("ä", "ae").replace("ö", "oe")
+    key = re.sub(r"[^a-z0-9]+", "-", text).strip("-")[:limit].strip("-")
+    return key or "entry"
+
+
+def number(text: str | None) -> float:
+    try:
+        return float(text or 0)
+    except ValueError:
+        return 0.0
+
+
+def whole(value: float) -> int:
+    return int(round(value))
+
+
+@dataclass
+class Report:
+    """What was converted and what was not, with reasons."""
+
+    counts: Counter = field(default_factory=Counter)
+    skipped: list[tuple[str, str, str]] = field(default_factory=list)  # where, what, why
+    patterns: Counter = field(default_factory=Counter)  # patterns recognised but not carried, by reason
+
+    def skip(self, where: str, what: str, why: str) -> None:
+        self.skipped.append((where, what, why))
+
+    def pattern(self, why: str) -> None:
+        self.patterns[why] += 1
+
+
+@dataclass
+class Node:
+    """An entry or group as the roster sees it: a link merged with its target."""
+
+    element: Element
+    link: Element | None = None
+
+    @property
+    def is_group(self) -> bool:
+        return self.element.tag == "selectionEntryGroup"
+
+    @property
+    def name(self) -> str:
+        linked = self.link.get("name") if self.link is not None else None
+        return (linked or self.element.get("name") or "").strip()
+
+    @property
+    def id(self) -> str:
+        return (self.link if self.link is not None else self.element).get("id", "")
+
+    @property
+    def entry_type(self) -> str:
+        return self.element.get("type", "")
+
+    def parts(self) -> list[Element]:
+        return [self.element] if self.link is None else [self.link, self.element]
+
+    @property
+    def cost(self) -> float:
+        """Points of the entry: a link's own cost plus its target's (BattleScribe adds them)."""
+        total = 0.0
+        for part in self.parts():
+            for cost in part.findall("costs/cost"):
+                if cost.get("typeId") == "points":
+                    total += number(cost.get("value"))
+        return total
+
+    def limit(self, kind: str) -> float | None:
+        """The min or max selections at parent scope; a link's own constraint wins."""
+        for part in reversed(self.parts()):
+            for constraint in part.findall("constraints/constraint"):
+                if (
+                    constraint.get("type") == kind
+                    and constraint.get("field") == "selections"
+                    and constraint.get("scope") == "parent"
+                ):
+                    return number(constraint.get("value"))
+        return None
+
+    def constraints(self) -> list[Element]:
+        return [c for part in self.parts() for c in part.findall("constraints/constraint")]
+
+    def modifiers(self) -> list[Element]:
+        return [m for part in self.parts() for m in part.findall("modifiers/modifier")]
+
+    @property
+    def hidden(self) -> bool:
+        return any(part.get("hidden") == "true" for part in self.parts())
+
+    def info_links(self, kind: str) -> list[Element]:
+        return [i for part in self.parts() for i in part.findall("infoLinks/infoLink") if i.get("type") == kind]
+
+    def profiles(self) -> list[Element]:
+        return [p for part in self.parts() for p in part.findall("profiles/profile")]
+
+    def rules(self) -> list[Element]:
+        return [r for part in self.parts() for r in part.findall("rules/rule")]
+
+
+def conditions_hold(element: Element, selected: set[str]) -> bool:
+    """Evaluate a modifier's conditions with `selected` ids chosen once and nothing else.
+
+    The data's conditions count selections (equalTo, greaterThan, atLeast,
+    lessThan, instanceOf...); the theatre selector and the force are the
+    selections that decide what an army list shows. A modifier's own
+    conditions and groups must all hold; a group is "and" or "or".
+    """
+    return _holds(element, selected, "and")
+
+
+def _holds(element: Element, selected: set[str], kind: str | None) -> bool:
+    results = [_condition(c, selected) for c in element.findall("conditions/condition")]
+    results += [_holds(g, selected, g.get("type")) for g in element.findall("conditionGroups/conditionGroup")]
+    return any(results) if kind == "or" else all(results)
+
+
+def _condition(condition: Element, selected: set[str]) -> bool:
+    count = 1.0 if condition.get("childId") in selected else 0.0
+    value = number(condition.get("value"))
+    return {
+        "equalTo": count == value,
+        "notEqualTo": count != value,
+        "greaterThan": count > value,
+        "lessThan": count < value,
+        "atLeast": count >= value,
+        "atMost": count <= value,
+        "instanceOf": count > 0,
+        "notInstanceOf": count == 0,
+    }.get(condition.get("type", ""), False)
+
+
+def mentions(modifier: Element, ids: set[str]) -> bool:
+    return any(c.get("childId") in ids for c in modifier.iter("condition"))
+
+
+@dataclass
+class Army:
+    key: str
+    name: str
+    catalogue: DataFile
+    source_id: str
+    selector_ids: list[tuple[str, str, str]] = field(default_factory=list)  # (id, key, name)
+
+
+class Converter:
+    """Turns a parsed BattleScribe library into pack sections (plain dicts, ready for YAML)."""
+
+    def __init__(self, library: Library, force_id: str):
+        self.library = library
+        self.report = Report()
+        self.force_id = force_id  # the force rosters are evaluated in (Reinforced Platoon)
+        # What the base pack (bolt-action-2e) has, filled by the caller:
+        self.pack_rules: dict[str, str] = {}  # lower-case name -> rule key
+        self.pack_weapons: dict[str, str] = {}  # lower-case name -> weapon key
+        self.spotter_rules: set[str] = set()  # weapon rules a spotter serves (rule_roles.indirect_fire)
+        self.indirect_weapons: set[str] = set()  # weapons with one of them, the converted ones included
+        self.damage_values: dict[str, str] = {}  # "9+" -> the pack's damage value key
+        self.rules: dict[str, dict] = {}
+        self.weapons: dict[str, dict] = {}
+        self.categories: dict[str, dict] = {}
+        self.unit_keys: set[str] = set()
+
+    # Shared pieces: categories, rules, weapons -------------------------------------------------
+
+    def category(self, category_id: str, catalogue: DataFile) -> str | None:
+        if category_id in self.categories:
+            return self.categories[category_id]["key"]
+        element = self.library.find(category_id, catalogue)
+        if element is None or element.tag != "categoryEntry":
+            return None
+        name = element.get("name", "")
+        lowered = name.lower()
+        kind = next((kind for word, kind in CATEGORY_KINDS if word in lowered), "other")
+        self.categories[category_id] = {
+            "key": "bs-" + slug(name, 70),
+            "name": name,
+            "kind": kind,
+            "source_id": category_id,
+        }
+        return self.categories[category_id]["key"]
+
+    def rule_key(self, name: str, rule_id: str, where: str) -> str:
+        """The pack rule for a BattleScribe rule name: the project's own, or a name-only import."""
+        lowered = re.sub(r"\s+", " ", name.strip().lower())
+        known = self.pack_rules.get(RULE_ALIASES.get(lowered, lowered)) or self.pack_rules.get(lowered)
+        if known:
+            return known
+        key = "bs-" + slug(name, 70)
+        if key not in self.rules:
+            self.rules[key] = {
+                "key": key,
+                "name": name.strip(),
+                "kind": "unit",
+                "summary": "",
+                "source": {"document": "bsdata", "section": where, "entry": name.strip()},
+                "source_id": rule_id,
+            }
+            self.report.counts["rules imported by name"] += 1
+        return key
+
+    def weapon_key(self, profile: Element, catalogue: DataFile) -> str | None:
+        name = (profile.get("name") or "").strip()
+        lowered = name.lower()
+        if lowered in WEAPON_ALIASES:
+            return WEAPON_ALIASES[lowered]
+        if lowered in self.pack_weapons:
+            return self.pack_weapons[lowered]
+        key = "bs-" + slug(name, 70)
+        if key in self.weapons:
+            return key
+        values = {c.get("name"): (c.text or "").strip() for c in profile.findall("characteristics/characteristic")}
+        weapon: dict = {"key": key, "name": name, "group": "BattleScribe data"}
+        range_text = values.get("Range", "")
+        match = re.match(r"^(\d+)\"?$", range_text)
+        notes = []
+        if match:
+            weapon["range"] = int(match.group(1))
+        elif range_text:
+            notes.append(f"Range {range_text}")
+        shots = values.get("Shots", "")
+        if DICE.match(shots):
+            weapon["shots"] = shots
+        elif shots:
+            notes.append(f"Shots {shots}")
+        pen = values.get("Penetration", "")
+        if re.match(r"^[+-]?\d+$", pen):
+            weapon["pen"] = int(pen)
+        elif pen and pen.upper() != "HE":
+            notes.append(f"Pen {pen}")
+        rules: list = []
+        for part in re.split(r",\s*", values.get("Special Rules", "")):
+            part = part.strip()
+            if not part:
+                continue
+            he = re.match(r"^HE \((\d+)\"\)$", part)
+            rule = self.pack_rules.get(RULE_ALIASES.get(part.lower(), part.lower()))
+            if he:
+                rules.append({"rule": "he", "value": f'{he.group(1)}"'})
+                weapon.setdefault("he", f'{he.group(1)}"')
+            elif rule and rule != "he":
+                rules.append(rule)
+            else:
+                notes.append(part)
+        if rules:
+            weapon["rules"] = rules
+        if self.spotter_rules & {r if isinstance(r, str) else r["rule"] for r in rules}:
+            self.indirect_weapons.add(key)
+        if notes:
+            weapon["notes"] = "; ".join(notes)
+        weapon["source"] = {"document": "bsdata", "section": catalogue.name, "entry": name}
+        self.weapons[key] = weapon
+        self.report.counts["weapons from the data"] += 1
+        return key
+
+    # Walking entries ----------------------------------------------------------------------------
+
+    def resolve(self, element: Element, catalogue: DataFile) -> Node | None:
+        if element.tag == "entryLink":
+            target = self.library.find(element.get("targetId"), catalogue)
+            if target is None:
+                self.report.skip(
+                    catalogue.name, element.get("name") or element.get("id", ""), "link to a missing entry"
+                )
+                return None
+            return Node(target, element)
+        return Node(element)
+
+    def children(self, node: Node, catalogue: DataFile) -> list[Node]:
+        found = []
+        for part in node.parts():
+            for child in [
+                *part.findall("selectionEntries/selectionEntry"),
+                *part.findall("selectionEntryGroups/selectionEntryGroup"),
+                *part.findall("entryLinks/entryLink"),
+            ]:
+                resolved = self.resolve(child, catalogue)
+                if resolved is not None:
+                    found.append(resolved)
+        return found
+
+    def profiles_of(self, node: Node, catalogue: DataFile) -> list[Element]:
+        """An entry's profiles: its own and those its info links name."""
+        linked = [self.library.find(info.get("targetId"), catalogue) for info in node.info_links("profile")]
+        return [*node.profiles(), *(profile for profile in linked if profile is not None)]
+
+    def weapons_of(self, node: Node, catalogue: DataFile) -> list[str]:
+        """Weapons an entry's profiles (own or linked) describe."""
+        keys = []
+        for profile in self.profiles_of(node, catalogue):
+            if profile.get("typeName") in ("Weapon", "Artillery"):
+                key = self.weapon_key(profile, catalogue)
+                if key and key not in keys:
+                    keys.append(key)
+        return keys
+
+    def vehicle_profile(self, node: Node, catalogue: DataFile) -> dict[str, str] | None:
+        for profile in self.profiles_of(node, catalogue):
+            if profile.get("typeName") == "Vehicle":
+                return {
+                    c.get("name"): (c.text or "").strip() for c in profile.findall("characteristics/characteristic")
+                }
+        return None
+
+    def rule_keys_of(self, node: Node, catalogue: DataFile) -> list[str]:
+        keys = []
+        for info in node.info_links("rule"):
+            target = self.library.find(info.get("targetId"), catalogue)
+            name = (target.get("name") if target is not None else None) or info.get("name") or ""
+            if name:
+                keys.append(self.rule_key(name, info.get("targetId", ""), catalogue.name))
+        for rule in node.rules():
+            keys.append(self.rule_key(rule.get("name", ""), rule.get("id", ""), catalogue.name))
+        return keys
+
+    def visible_in(self, node: Node, army: Army) -> list[str]:
+        """The theatre army keys an entry shows in (evaluating its hidden modifiers)."""
+        shown = []
+        for selector_id, key, _ in army.selector_ids:
+            selected = {selector_id, self.force_id}
+            hidden = node.hidden
+            for modifier in node.modifiers():
+                if modifier.get("field") == "hidden" and conditions_hold(modifier, selected):
+                    hidden = modifier.get("value") == "true"
+            if not hidden:
+                shown.append(key)
+        return shown
+
+    def citation(self, catalogue: DataFile, node: Node, what: str) -> dict:
+        return {"source": SOURCE, "entry": f"{catalogue.name}: {node.id} ({what})"}
+
+
+def counted(weapons: list[str]) -> list:
+    """Weapons in order, each once: one carried several times as {weapon, count}."""
+    tally = Counter(weapons)
+    return [key if tally[key] == 1 else {"weapon": key, "count": tally[key]} for key in dict.fromkeys(weapons)]
+
+
+def quality_of(name: str) -> str | None:
+    first = name.strip().lower().split(" ")[0] if name.strip() else ""
+    return first if first in QUALITIES else None
+
+
+def rank_of(name: str) -> str | None:
+    lowered = name.lower()
+    for rank_name, key in RANKS.items():
+        if rank_name in lowered:
+            return key
+    return None
+
+
+def role_of(name: str, kind: str) -> str:
+    lowered = name.lower()
+    if any(word in lowered for word in ("officer", "lieutenant", "captain", "major", "commander")):
+        return "officer"
+    if "nco" in lowered or "sergeant" in lowered or "leader" in lowered:
+        return "nco"
+    if "loader" in lowered:
+        return "loader"
+    if "spotter" in lowered:
+        return "spotter"
+    if "crew" in lowered or kind in ("team", "artillery"):
+        return "crew"
+    return "soldier"
+
+
+@dataclass
+class Part:
+    """What a subtree of entries adds to a unit."""
+
+    points: float = 0.0
+    per_extra: float | None = None
+    min_size: int | None = None
+    max_size: int | None = None
+    composition: list[dict] = field(default_factory=list)
+    weapons: list[str] = field(default_factory=list)
+    rules: list[str] = field(default_factory=list)
+    options: list[dict] = field(default_factory=list)
+    qualities: dict[str, Part] = field(default_factory=dict)
+
+
+class UnitBuilder:
+    """Builds the pack unit(s) of one entry a player can add."""
+
+    def __init__(self, converter: Converter, army: Army, catalogue: DataFile, root: Node):
+        self.converter = converter
+        self.report = converter.report
+        self.army = army
+        self.catalogue = catalogue
+        self.root = root
+        self.kind = "infantry"
+        self.skip_ids: set[str] = set()  # groups of nested units, built as units of their own
+        self.unit_shown: list[str] = []  # the theatre army lists that show the unit
+        # The per-man trick: models raise their cost when an option is taken (option id -> points per man).
+        self.per_man: dict[str, float] = {}
+        for part in root.parts():
+            for modifier in part.iter("modifier"):
+                if modifier.get("type") == "increment" and modifier.get("field") == "points":
+                    for condition in modifier.iter("condition"):
+                        self.per_man.setdefault(condition.get("childId", ""), number(modifier.get("value")))
+        # Options that cancel their own cost: the increments they trigger on the men are their price per man.
+        self.per_man_options = {
+            element.get("id", "")
+            for part in root.parts()
+            for element in part.iter("selectionEntry")
+            for modifier in element.findall("modifiers/modifier")
+            if modifier.get("type") == "decrement"
+            and modifier.get("field") == "points"
+            and mentions(modifier, {element.get("id", "")})
+        }
+
+    def mandatory_cost(self, node: Node) -> float:
+        """What an entry's compulsory contents cost (a weapon link with at least one selection)."""
+        total = 0.0
+        for child in self.converter.children(node, self.catalogue):
+            least = child.limit("min") or 0
+            if not child.is_group and least >= 1:
+                total += least * (child.cost + self.mandatory_cost(child))
+        return total
+
+    def walk(self, node: Node, part: Part) -> Part:
+        for child in self.converter.children(node, self.catalogue):
+            if child.id in self.skip_ids:
+                continue
+            if child.is_group:
+                self.group(child, part)
+            else:
+                self.entry(child, part)
+        return part
+
+    def group(self, group: Node, part: Part) -> None:
+        entries = [c for c in self.converter.children(group, self.catalogue) if not c.is_group]
+        names = [c.name.strip().lower() for c in entries]
+        low, high = group.limit("min") or 0, group.limit("max")
+        if entries and all(name in QUALITIES for name in names):
+            for child in entries:
+                if any(m.get("field") == "hidden" for m in child.modifiers()):
+                    self.report.pattern("a quality hidden under some conditions, offered in every list")
+                quality = Part(points=child.cost)
+                self.walk(child, quality)
+                part.qualities[child.name.strip().lower()] = quality
+            self.report.pattern("price group (Inexperienced/Regular/Veteran) read as qualities")
+            return
+        if low >= 1 and (high is None or high > 1):
+            self.models(group, entries, part, int(low), None if high is None else int(high))
+            return
+        exclusive = slug(group.name) if high == 1 else None
+        if exclusive and low >= 1:
+            self.compulsory_choice(group, entries, part, exclusive)
+            return
+        for child in entries:
+            self.option(child, part, exclusive)
+
+    def compulsory_choice(self, group: Node, entries: list[Node], part: Part, key: str) -> None:
+        """One of several, compulsory: the default is part of the unit, the others options replacing it."""
+        wanted = group.element.get("defaultSelectionEntryId")
+        default = next((c for c in entries if wanted in (c.id, c.element.get("id"))), entries[0])
+        cost = default.cost + self.mandatory_cost(default)
+        weapons = self.contents_weapons(default)
+        part.points += cost
+        part.weapons += weapons
+        part.rules += [r for r in self.converter.rule_keys_of(default, self.catalogue) if r not in part.rules]
+        for child in entries:
+            if child is not default:
+                self.option(child, part, key, instead_of=(cost, weapons))
+        self.report.pattern("a compulsory choice: the default in the unit, the others options replacing it")
+
+    def contents_weapons(self, node: Node) -> list[str]:
+        """Weapons an entry and its direct contents describe."""
+        weapons = self.converter.weapons_of(node, self.catalogue)
+        for child in self.converter.children(node, self.catalogue):
+            if not child.is_group:
+                weapons += [w for w in self.converter.weapons_of(child, self.catalogue) if w not in weapons]
+        return weapons
+
+    def models(self, group: Node, entries: list[Node], part: Part, low: int, high: int | None) -> None:
+        """A group of model entries: the unit's size range, its men, and the cost of one more man."""
+        part.min_size, part.max_size = low, high
+        counted = 0
+        # Men the squad starts with come first: the first of them that may be added sets the cost per extra man.
+        for child in sorted(entries, key=lambda c: (c.limit("min") or 0) == 0):
+            count = int(child.limit("min") or 0)
+            most = child.limit("max")
+            each = child.cost + self.mandatory_cost(child)
+            if count == 0 and part.per_extra is not None and each != part.per_extra:
+                # A man with a different weapon (Soldier with LMG): an option adding him at his own cost.
+                self.option(child, part, None)
+                self.report.pattern("a man of another cost in a squad read as an option adding him")
+                continue
+            part.points += count * each
+            counted += count
+            weapons = self.converter.weapons_of(child, self.catalogue)
+            for grandchild in self.converter.children(child, self.catalogue):
+                if not grandchild.is_group and (grandchild.limit("min") or 0) >= 1:
+                    weapons += [w for w in self.converter.weapons_of(grandchild, self.catalogue) if w not in weapons]
+            line = {"count": count, "role": role_of(child.name, self.kind), "name": child.name, "weapons": weapons}
+            part.composition.append(line)
+            if most is None or most > count:
+                if part.per_extra is not None and part.per_extra != each:
+                    self.report.pattern("men of different costs in one squad: the first extra man's cost used")
+                elif part.per_extra is None:
+                    part.per_extra = each
+                    line["extra"] = True
+        extra_line = next((line for line in part.composition if line.get("extra")), None)
+        if counted < low and extra_line is not None and part.per_extra is not None:
+            # The group's least size rules: the men it adds are the kind that may be added.
+            extra_line["count"] += low - counted
+            part.points += (low - counted) * part.per_extra
+            self.report.pattern("a squad's least size above its men's least counts: filled with the men one may add")
+        elif counted != low:
+            self.report.pattern("a squad's least size differs from the sum of its men's least counts")
+        for line in part.composition:
+            line.pop("extra", None)
+        self.report.pattern("model group read as the unit's size and cost per extra man")
+
+    def entry(self, child: Node, part: Part) -> None:
+        least = child.limit("min") or 0
+        if least >= 1:
+            part.points += least * child.cost
+            # Each compulsory entry carries its own weapons: a coaxial and a hull MMG are two MMGs.
+            part.weapons += self.converter.weapons_of(child, self.catalogue) * int(least)
+            part.rules += [r for r in self.converter.rule_keys_of(child, self.catalogue) if r not in part.rules]
+            self.walk(child, part)
+            return
+        self.option(child, part, None)
+
+    def option(
+        self, child: Node, part: Part, group: str | None, instead_of: tuple[float, list[str]] | None = None
+    ) -> None:
+        """An optional entry as a unit option; `instead_of` is the cost and weapons of the default it replaces."""
+        where = f"{self.catalogue.name}: {self.root.name} / {child.name}"
+        if any(c.get("type") == "max" and number(c.get("value")) == 0 for c in child.constraints()):
+            self.report.skip(where, child.id, "its own constraints allow none of it (max 0)")
+            return
+        shown = [key for key in self.converter.visible_in(child, self.army) if key in self.unit_shown]
+        if not shown:
+            self.report.skip(where, child.id, "hidden in every theatre selector showing the unit")
+            return
+        points, per = child.cost + self.mandatory_cost(child), "unit"
+        ids = {child.id, child.element.get("id", "")}
+        for modifier in child.modifiers():
+            kind, target = modifier.get("type"), modifier.get("field")
+            cancels_itself = kind == "decrement" and number(modifier.get("value")) == child.cost
+            if target == "points" and cancels_itself and mentions(modifier, ids):
+                # The option cancels its own cost and each man pays instead.
+                per_man = next((self.per_man[i] for i in ids if i in self.per_man), None)
+                if per_man is None:
+                    self.report.pattern("an option cancels its own cost but no man pays for it")
+                else:
+                    points, per = per_man, "model"
+                    self.report.pattern("per-man option (cancels its own cost, adds a cost per man)")
+                continue
+            if target == "points" and kind == "increment" and mentions(modifier, self.per_man_options):
+                continue  # this man's share of a per-man option, priced on that option
+            if target == "points":
+                self.report.pattern("conditional point change not carried (increment/decrement/set points)")
+            elif target == "hidden":
+                continue
+            else:
+                self.report.pattern(
+                    f"modifier of {'a constraint' if target not in ('name',) else 'the name'} not carried"
+                )
+        if points != int(points):
+            self.report.skip(where, child.id, f"a fractional cost {points}")
+            return
+        weapons = self.contents_weapons(child)
+        if instead_of is not None:
+            points -= instead_of[0]
+        most = child.limit("max")
+        keys = {option["key"] for option in part.options}
+        key = slug(child.name)
+        suffix = 2
+        while key in keys:
+            key, suffix = f"{slug(child.name)}-{suffix}", suffix + 1
+        option: dict = {"key": key, "name": child.name, "points": whole(points)}
+        if per == "model":
+            option["per"] = "model"
+        elif most is not None and most >= 1:
+            option["max"] = int(most)
+        if group:
+            option["group"] = group
+        if weapons:
+            option["weapons"] = weapons
+        if instead_of is not None and instead_of[1]:
+            option["replaces"] = instead_of[1]
+        rank = rank_of(child.name)
+        if rank:
+            option["officer_rank"] = rank
+        if child.entry_type == "model" or MAN.search(child.name) or child.name.strip().lower() == "spotter":
+            option["adds_models"] = [{"count": 1, "role": role_of(child.name, self.kind), "name": child.name}]
+        if len(shown) < len(self.unit_shown):
+            option["armies"] = shown
+        option["citation"] = self.converter.citation(self.catalogue, child, child.name)
+        option["source_id"] = child.id
+        part.options.append(option)
+        self.report.counts["options"] += 1
+
+    def build(self, name_node: Node, body: list[Node], category: str, category_kind: str) -> dict | None:
+        """One pack unit from the entries that make it up (an outer entry and, for officers, a rank)."""
+        converter = self.converter
+        where = f"{self.catalogue.name}: {name_node.name}"
+        vehicle = None
+        for node in body:
+            vehicle = vehicle or converter.vehicle_profile(node, self.catalogue)
+        kind = UNIT_KINDS[category_kind]
+        if vehicle is not None and kind not in ("vehicle", "transport"):
+            kind = "vehicle"
+        self.kind = kind
+        part = Part()
+        for node in body:
+            part.points += node.cost
+            part.weapons += [w for w in converter.weapons_of(node, self.catalogue) if w not in part.weapons]
+            part.rules += [r for r in converter.rule_keys_of(node, self.catalogue) if r not in part.rules]
+            self.walk(node, part)
+        unit: dict = {
+            "key": self.unit_key(name_node.name),
+            "name": name_node.name,
+            "army": self.army.key,
+            "category": category,
+            "kind": kind,
+        }
+        composition = list(part.composition)
+        qualities = []
+        for quality, extra in sorted(part.qualities.items(), key=lambda item: QUALITIES.index(item[0])):
+            composition = composition or extra.composition
+            per_extra = extra.per_extra if extra.per_extra is not None else part.per_extra
+            cost = part.points + extra.points
+            entry: dict = {"quality": quality, "points": whole(cost)}
+            if per_extra is not None and (part.min_size or extra.min_size) is not None:
+                entry["per_extra_model"] = whole(per_extra)
+            entry["citation"] = {"source": SOURCE, "entry": f"{self.catalogue.name}: {name_node.id} ({quality})"}
+            qualities.append(entry)
+            part.min_size = part.min_size if part.min_size is not None else extra.min_size
+            part.max_size = part.max_size if part.max_size is not None else extra.max_size
+            part.options += [o for o in extra.options if o["key"] not in {x["key"] for x in part.options}]
+            part.weapons += [w for w in extra.weapons if w not in part.weapons]
+        if not qualities:
+            named = {quality_of(line["name"]) for line in composition} - {None}
+            citation = {"source": SOURCE, "entry": f"{self.catalogue.name}: {name_node.id} ({name_node.name})"}
+            if len(named) == 1:
+                entry = {"quality": named.pop(), "points": whole(part.points)}
+                if part.per_extra is not None and part.min_size is not None:
+                    entry["per_extra_model"] = whole(part.per_extra)
+                entry["citation"] = citation
+                qualities.append(entry)
+                self.report.pattern("quality read from the men's names (Regular NCO, Regular Soldier)")
+            elif part.points == 0:
+                self.report.skip(where, name_node.id, "no price found (a structure the converter does not read)")
+                return None
+            else:
+                unit["points"] = whole(part.points)
+                unit["citation"] = citation
+        if qualities:
+            unit["qualities"] = qualities
+        if not composition:
+            composition = self.default_composition(name_node, kind, part, where)
+        elif part.weapons:
+            # Weapons every man of the unit shares (a team's weapon) ride on the first line.
+            composition[0]["weapons"] = composition[0]["weapons"] + [
+                w for w in part.weapons if w not in composition[0]["weapons"]
+            ]
+        for line in composition:
+            line["weapons"] = counted(line["weapons"])
+        unit["composition"] = [{k: v for k, v in line.items() if v != []} for line in composition]
+        if part.min_size is not None:
+            unit["min_size"] = part.min_size
+        if part.max_size is not None and (part.min_size is None or part.max_size >= part.min_size):
+            unit["max_size"] = part.max_size
+        if vehicle is not None:
+            self.vehicle(unit, vehicle)
+        rank = rank_of(name_node.name)
+        if rank:
+            unit["officer_rank"] = rank
+        options = self.spotters_with_work(part.options, composition, where)
+        if options:
+            unit["options"] = options
+        if part.rules:
+            unit["rules"] = part.rules
+        unit["source"] = {"document": "bsdata", "section": self.catalogue.name, "entry": name_node.name}
+        unit["source_id"] = name_node.id
+        return unit
+
+    def spotters_with_work(self, options: list[dict], composition: list[dict], where: str) -> list[dict]:
+        """The options, less a spotter on a unit with no indirect-fire weapon (he would have nothing to spot for)."""
+        carried = {w if isinstance(w, str) else w["weapon"] for line in composition for w in line["weapons"]}
+        if carried & self.converter.indirect_weapons:
+            return options
+        kept = []
+        for option in options:
+            if any(model["role"] == "spotter" for model in option.get("adds_models", [])):
+                self.report.skip(where, option["source_id"], "a spotter on a unit with no indirect-fire weapon")
+            else:
+                kept.append(option)
+        return kept
+
+    def default_composition(self, node: Node, kind: str, part: Part, where: str) -> list[dict]:
+        """Vehicles and teams the data gives no men for: the vehicle, or a crew of two for a team weapon."""
+        if kind in ("vehicle", "transport"):
+            return [{"count": 1, "role": "vehicle", "name": node.name, "weapons": part.weapons}]
+        if kind == "infantry":
+            self.report.pattern("no men in the data for a headquarters unit: the one man it is named after used")
+            return [{"count": 1, "role": role_of(node.name, kind), "name": node.name, "weapons": part.weapons}]
+        self.report.pattern("no men in the data: a crew of two (the least a team weapon needs) used")
+        return [{"count": 2, "role": "crew", "name": "Crew", "weapons": part.weapons}]
+
+    def vehicle(self, unit: dict, profile: dict[str, str]) -> None:
+        armour: dict = {}
+        if profile.get("Type"):
+            armour["armour_class"] = profile["Type"]
+        value = profile.get("Damage Value", "")
+        figure = re.search(r"\d+\+", value)
+        damage_key = self.converter.damage_values.get(figure.group(0)) if figure else None
+        if damage_key:
+            armour["damage_value"] = damage_key
+        elif value:
+            armour["note"] = f"Damage value {value}"
+        if armour:
+            unit["armour"] = armour
+        transport = re.match(r"^(\d+)", profile.get("Transport", ""))
+        if transport:
+            unit["transport_capacity"] = int(transport.group(1))
+        tow = profile.get("Tow", "")
+        if tow and tow.lower() not in ("-", "no", "none", "n/a"):
+            unit["carries"] = tow[:200]
+
+    def unit_key(self, name: str) -> str:
+        base = f"{self.army.key}-{slug(name, 60)}"
+        key, suffix = base, 2
+        while key in self.converter.unit_keys:
+            key, suffix = f"{base}-{suffix}", suffix + 1
+        self.converter.unit_keys.add(key)
+        return key
+
+
+def has_price_group(converter: Converter, node: Node, catalogue: DataFile) -> bool:
+    """An entry priced by quality (it holds an Inexperienced/Regular/Veteran group)."""
+    for group in converter.children(node, catalogue):
+        names = [c.name.strip().lower() for c in converter.children(group, catalogue) if not c.is_group]
+        if group.is_group and names and all(name in QUALITIES for name in names):
+            return True
+    return False
+
+
+def nested_units(converter: Converter, node: Node, catalogue: DataFile) -> tuple[Node | None, list[Node]]:
+    """A group of whole units inside an entry (an officer's ranks, an anti-tank team's kinds): each is a unit."""
+    for child in converter.children(node, catalogue):
+        if child.is_group:
+            entries = [c for c in converter.children(child, catalogue) if not c.is_group]
+            units = all(c.entry_type == "unit" or has_price_group(converter, c, catalogue) for c in entries)
+            if entries and units:
+                return child, entries
+    return None, []
+
+
+def limit_value(value: float) -> int:
+    return int(value) if value == int(value) else whole(value)
+
+
+class PackWriter:
+    """Runs the converter over a whole library and gathers the pack sections."""
+
+    def __init__(self, converter: Converter):
+        self.converter = converter
+        self.report = converter.report
+        self.files: dict[str, dict] = {}
+
+    def run(self) -> dict[str, dict]:
+        library = self.converter.library
+        for catalogue in library.catalogues:
+            self.catalogue(catalogue)
+        # The game system's forces serve every converted army (not the hand-written Generic army).
+        converted = [army["key"] for content in self.files.values() for army in content["armies"]]
+        organisations = self.organisations(library.system, converted)
+        shared: dict = {
+            "unit_categories": [
+                {k: v for k, v in c.items() if k != "source_id"} | {"source_id": c["source_id"]}
+                for c in sorted(self.converter.categories.values(), key=lambda c: c["key"])
+            ],
+            "rules": sorted(self.converter.rules.values(), key=lambda r: r["key"]),
+            "weapons": sorted(self.converter.weapons.values(), key=lambda w: w["key"]),
+            "organisations": organisations,
+        }
+        self.files = {"shared.yaml": shared, **self.files}
+        return self.files
+
+    def catalogue(self, catalogue: DataFile) -> None:
+        converter = self.converter
+        name = catalogue.root.get("name", catalogue.name)
+        key = slug(re.sub(r"^(BA2 - )?(Armies of )?(the )?", "", name.strip(), flags=re.IGNORECASE))
+        army = Army(key, name, catalogue, catalogue.root.get("id", ""))
+        self.selectors(army)
+        units: list[dict] = []
+        shown_in: dict[str, list[str]] = {selector_key: [] for _, selector_key, _ in army.selector_ids}
+        entries = [
+            catalogue.root.findall("entryLinks/entryLink"),
+            catalogue.root.findall("selectionEntries/selectionEntry"),
+        ]
+        for element in [e for group in entries for e in group]:
+            node = converter.resolve(element, catalogue)
+            if node is None:
+                continue
+            where = f"{catalogue.name}: {node.name}"
+            links = [c for part in node.parts() for c in part.findall("categoryLinks/categoryLink")]
+            primary = next((c for c in links if c.get("primary") == "true"), links[0] if links else None)
+            category = converter.category(primary.get("targetId", ""), catalogue) if primary is not None else None
+            if category is None:
+                self.report.skip(where, node.id, "no category, so no place in a force")
+                continue
+            category_info = next(c for c in converter.categories.values() if c["key"] == category)
+            if "selector" in category_info["name"].lower() or "utility" in category_info["name"].lower():
+                self.report.skip(where, node.id, "a theatre selector or utility entry, not a unit (read as army lists)")
+                continue
+            self.report.counts["entries a player can add"] += 1
+            most = self.unit_limit(node)
+            shown = converter.visible_in(node, army)
+            if not shown:
+                self.report.skip(where, node.id, "hidden in every theatre selector")
+                continue
+            group, nested = nested_units(converter, node, catalogue)
+            builds = [(inner, [node, inner]) for inner in nested] or [(node, [node])]
+            built = []
+            for name_node, body in builds:
+                builder = UnitBuilder(converter, army, catalogue, node)
+                builder.unit_shown = shown
+                if group is not None:
+                    builder.skip_ids.add(group.id)
+                unit = builder.build(name_node, body, category, category_info["kind"])
+                if unit is not None:
+                    built.append(unit)
+            if not built:
+                continue
+            if nested:
+                self.report.pattern("an entry holding several whole units (officer ranks, team kinds) split into units")
+            self.report.counts["entries converted"] += 1
+            self.report.counts["units written"] += len(built)
+            for unit in built:
+                if most is not None:
+                    unit["max_in_roster"] = most
+                units.append(unit)
+                for selector_key in shown:
+                    shown_in[selector_key].append(unit["key"])
+        armies = [
+            {
+                "key": army.key,
+                "name": army.name,
+                "summary": "Every unit of the catalogue; pick one of its theatre selector lists for a legal army list.",
+                "rules": self.national_rules(catalogue),
+                "source": {"document": "bsdata", "section": catalogue.name},
+                "source_id": army.source_id,
+            }
+        ]
+        for selector_id, selector_key, selector_name in army.selector_ids:
+            if not shown_in[selector_key]:
+                self.report.skip(
+                    f"{catalogue.name}: {selector_name}", selector_id, "the theatre selector shows no unit"
+                )
+                continue
+            armies.append(
+                {
+                    "key": selector_key,
+                    "name": selector_name,
+                    "borrows_from": [army.key],
+                    "borrow_units": sorted(shown_in[selector_key]),
+                    "source": {"document": "bsdata", "section": catalogue.name, "entry": selector_name},
+                    "source_id": selector_id,
+                }
+            )
+            self.report.counts["theatre selectors converted"] += 1
+        self.report.counts["nations converted"] += 1
+        content: dict = {"armies": armies, "units": units}
+        organisations = self.organisations(catalogue, [a["key"] for a in armies])
+        if organisations:
+            content["organisations"] = organisations
+        self.files[f"{army.key}.yaml"] = content
+
+    def unit_limit(self, node: Node) -> int | None:
+        """At most how many of a unit a force or roster takes (the lowest such limit), if any."""
+        limits = []
+        changed = {m.get("field") for m in node.modifiers()}
+        for constraint in node.constraints():
+            if constraint.get("scope") not in ("force", "roster") or constraint.get("field") != "selections":
+                continue
+            if constraint.get("type") != "max":
+                self.report.pattern(f"a unit's {constraint.get('type')} per {constraint.get('scope')} not carried")
+                continue
+            if constraint.get("id") in changed:
+                self.report.pattern("a unit limit some theatres change: the data's base value used")
+            limits.append(int(number(constraint.get("value"))))
+        if not limits:
+            return None
+        if min(limits) == 0:
+            self.report.pattern("a unit limited to none unless a theatre raises it: left without a limit")
+            return None
+        self.report.pattern("a unit limit per force or roster")
+        return min(limits)
+
+    def selectors(self, army: Army) -> None:
+        """Every entry under a theatre selector becomes an army list."""
+        converter = self.converter
+        seen: set[str] = set()
+        keys: set[str] = set()
+        for element in army.catalogue.root.iter():
+            if element.tag not in ("selectionEntry", "selectionEntryGroup"):
+                continue
+            if (element.get("name") or "").strip() != THEATRE_SELECTOR:
+                continue
+            pending = [Node(element)]
+            while pending:
+                node = pending.pop(0)
+                for child in converter.children(node, army.catalogue):
+                    if child.is_group or child.element.get("name", "").strip() == THEATRE_SELECTOR:
+                        pending.append(child)
+                        continue
+                    selector_id = child.element.get("id", "")
+                    if selector_id in seen:
+                        continue
+                    seen.add(selector_id)
+                    name = child.name
+                    base = f"{army.key}-{slug(TRAILING_NOTE.sub('', name), 60)}"
+                    key, suffix = base, 2
+                    while key in keys:
+                        key, suffix = f"{base}-{suffix}", suffix + 1
+                    keys.add(key)
+                    army.selector_ids.append((selector_id, key, name))
+
+    def national_rules(self, catalogue: DataFile) -> list[str]:
+        keys = []
+        for rule in catalogue.root.findall("rules/rule"):
+            key = self.converter.rule_key(rule.get("name", ""), rule.get("id", ""), catalogue.name)
+            if key not in keys:
+                keys.append(key)
+        return keys
+
+    def organisations(self, data_file: DataFile, armies: list[str]) -> list[dict]:
+        """Force entries as organisations: a slot per category with its limits and repeats."""
+        found = []
+        for force in data_file.root.iter("forceEntry"):
+            slots = []
+            where = f"{data_file.name}: {force.get('name')}"
+            for link in force.findall("categoryLinks/categoryLink"):
+                category = self.converter.category(link.get("targetId", ""), data_file)
+                if category is None:
+                    self.report.skip(where, link.get("id", ""), "a slot for an unknown category")
+                    continue
+                slot: dict = {"key": slug(link.get("name") or category), "name": link.get("name") or category}
+                slot["categories"] = [category]
+                limits = {c.get("type"): c for c in link.findall("constraints/constraint")}
+                if "min" in limits:
+                    slot["min"] = limit_value(number(limits["min"].get("value")))
+                if "max" in limits:
+                    terms = []
+                    for modifier in link.findall("modifiers/modifier"):
+                        if modifier.get("field") != limits["max"].get("id"):
+                            continue
+                        repeats = modifier.findall("repeats/repeat")
+                        if (
+                            modifier.get("type") != "increment"
+                            or not repeats
+                            or modifier.find("conditions") is not None
+                        ):
+                            self.report.skip(where, modifier.get("field", ""), "a conditional change of a slot limit")
+                            continue
+                        for repeat in repeats:
+                            counted = self.converter.category(repeat.get("childId", ""), data_file)
+                            if counted is None:
+                                self.report.skip(
+                                    where, repeat.get("childId", ""), "a repeat counting something else than a category"
+                                )
+                                continue
+                            each = number(modifier.get("value")) / (number(repeat.get("value")) or 1)
+                            terms.append({"categories": [counted], "each": each})
+                    base = limit_value(number(limits["max"].get("value")))
+                    slot["max"] = {"base": base, "per": terms} if terms else base
+                    if terms:
+                        self.report.pattern(
+                            "a slot limit that grows with other units (one transport per infantry unit)"
+                        )
+                slot["source_id"] = link.get("id", "")
+                slots.append(slot)
+            keys = [slot["key"] for slot in slots]
+            for slot in slots:
+                if keys.count(slot["key"]) > 1:
+                    slot["key"] = f"{slot['key']}-{slot['source_id'][:4]}"
+            if not slots:
+                continue
+            found.append(
+                {
+                    "key": "bs-" + slug(force.get("name", "force")),
+                    "name": force.get("name", ""),
+                    "summary": "Force organisation from the BattleScribe data: each slot holds units of one category.",
+                    "armies": armies,
+                    "slots": slots,
+                    "source": {"document": "bsdata", "section": data_file.name, "entry": force.get("name", "")},
+                    "source_id": force.get("id", ""),
+                }
+            )
+            self.report.counts["organisations converted"] += 1
+        return found

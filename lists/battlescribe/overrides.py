@@ -1,0 +1,83 @@
+"""Corrections of known data bugs, applied to the parsed files before conversion.
+
+Each override names the value the data holds and the value used, with the
+reason; one that no longer matches the data is reported, never applied.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field
+
+from lists.battlescribe.reader import Library
+
+
+class Override(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    file: str | None = None  # the data file; None: every file
+    id: str | None = None  # the element's id; None: every element with the source value
+    field: str = Field(pattern=r"^(name|cost|characteristic:.+)$")
+    source_value: str
+    used_value: str
+    reason: str = Field(min_length=1)
+
+
+class OverridesFile(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    overrides: list[Override] = []
+
+
+@dataclass
+class Applied:
+    override: Override
+    count: int
+
+
+def load_overrides(path: Path) -> list[Override]:
+    return OverridesFile.model_validate(yaml.safe_load(path.read_text()) or {}).overrides
+
+
+def _targets(library: Library, override: Override):
+    for data_file in [library.system, *library.catalogues]:
+        if override.file and data_file.name != override.file:
+            continue
+        for element in data_file.root.iter():
+            if override.id is None or element.get("id") == override.id:
+                yield element
+
+
+def _characteristic_holds(element, override: Override) -> bool:
+    """A profile characteristic (field `characteristic:NAME`) whose text holds the source value."""
+    return (
+        override.field.startswith("characteristic:")
+        and element.tag == "characteristic"
+        and element.get("name") == override.field.partition(":")[2]
+        and override.source_value in (element.text or "")
+    )
+
+
+def apply_overrides(library: Library, overrides: list[Override]) -> list[Applied]:
+    """Apply each override where the data still holds its source value; count the places."""
+    applied = []
+    for override in overrides:
+        count = 0
+        for element in _targets(library, override):
+            if override.field == "name" and element.get("name") == override.source_value:
+                element.set("name", override.used_value)
+                count += 1
+            elif override.field == "cost":
+                for cost in element.findall("costs/cost"):
+                    if cost.get("typeId") == "points" and cost.get("value") == override.source_value:
+                        cost.set("value", override.used_value)
+                        count += 1
+            elif _characteristic_holds(element, override):
+                element.text = (element.text or "").replace(override.source_value, override.used_value)
+                count += 1
+        applied.append(Applied(override, count))
+    library.index()
+    return applied

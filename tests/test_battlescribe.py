@@ -1,0 +1,268 @@
+"""The BattleScribe converter on small fixture files (tests/fixtures/battlescribe), one pattern each.
+
+Every expected figure is read off the fixture XML (`Fixture System.gst`,
+`Armies of Testland.cat`); the entry ids are given beside each test.
+"""
+
+import shutil
+import zipfile
+from pathlib import Path
+
+import pytest
+import yaml
+from django.core.management import call_command
+
+from lists.battlescribe.reader import DataError, read_library
+from lists.battlescribe.run import import_data
+from lists.packs import check_references, read_pack
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "tests" / "fixtures" / "battlescribe"
+BASE_PACK = ROOT / "lists" / "packs" / "bolt-action-2e"
+
+
+def _pack_with_armies(folder: Path) -> Path:
+    """A copy of the bolt-action-2e pack (its own files only) to convert into."""
+    pack = folder / "bolt-action-2e"
+    pack.mkdir(parents=True)
+    for path in BASE_PACK.glob("*.yaml"):
+        shutil.copy(path, pack / path.name)
+    return pack
+
+
+@pytest.fixture(scope="module")
+def converted(tmp_path_factory):
+    pack = _pack_with_armies(tmp_path_factory.mktemp("packs"))
+    report, text = import_data(FIXTURES, pack / "armies", FIXTURES / "overrides.yaml")
+    files = {path.name: yaml.safe_load(path.read_text()) for path in (pack / "armies").glob("*.yaml")}
+    return {"pack": pack, "report": report, "text": text, "files": files}
+
+
+def _unit(converted, name: str) -> dict:
+    return next(unit for unit in converted["files"]["testland.yaml"]["units"] if unit["name"] == name)
+
+
+def _option(unit: dict, name: str) -> dict:
+    return next(option for option in unit.get("options", []) if option["name"] == name)
+
+
+def _army(converted, name: str) -> dict:
+    return next(army for army in converted["files"]["testland.yaml"]["armies"] if army["name"] == name)
+
+
+def test_the_strict_loader_accepts_the_converted_pack(converted):
+    pack = read_pack(converted["pack"])
+    assert check_references(pack, set()) == []
+    assert {unit.name for unit in pack.items("units")} >= {"Rifle Squad", "Panzer Test", "Hauptmann (Captain)"}
+
+
+def test_each_theatre_selector_is_an_army_list_with_the_units_its_conditions_unhide(converted):
+    """sel-normandy and sel-desert; Panzer Test (l-tank) is hidden when sel-desert is chosen."""
+    normandy = _army(converted, "1944: Normandy (Armies of Testland)")
+    desert = _army(converted, "1942: Desert (Armies of Testland)")
+    assert normandy["source_id"] == "sel-normandy"
+    assert normandy["borrows_from"] == ["testland"]
+    assert "testland-panzer-test" in normandy["borrow_units"]
+    assert "testland-panzer-test" not in desert["borrow_units"]
+    assert "testland-rifle-squad" in desert["borrow_units"]
+
+
+def test_the_nation_is_an_army_keeping_its_catalogue_id_and_national_rules_by_name_only(converted):
+    nation = _army(converted, "Armies of Testland")
+    assert nation["source_id"] == "fx-cat"
+    rules = {rule["key"]: rule for rule in converted["files"]["shared.yaml"]["rules"]}
+    assert rules[nation["rules"][0]]["name"] == "Blitz Drill"
+    assert rules[nation["rules"][0]]["summary"] == ""
+
+
+def test_rule_texts_never_reach_the_pack(converted):
+    for path in (converted["pack"] / "armies").iterdir():
+        assert "MUST NEVER REACH A PACK" not in path.read_text()
+
+
+def test_a_rule_the_base_pack_has_links_to_its_own_summary(converted):
+    """gp-heavy-at lists "Team, Fixed, HE (2")": the pack's team, fixed and he rules."""
+    weapons = {weapon["key"] for weapon in converted["files"]["shared.yaml"]["weapons"]}
+    assert "bs-heavy-at-gun" not in weapons  # the chart's own Heavy AT gun is used
+    assert _unit(converted, "Panzer Test")["composition"][0]["weapons"] == ["heavy-at-gun"]
+
+
+def test_squad_men_give_the_size_range_the_base_cost_and_the_cost_per_extra_man(converted):
+    """g-members: 5 to 10 men; m-nco 10 pts (min 1), m-soldier 10 pts (min 4, max 9)."""
+    squad = _unit(converted, "Rifle Squad")
+    assert (squad["min_size"], squad["max_size"]) == (5, 10)
+    assert squad["qualities"] == [
+        {
+            "quality": "regular",
+            "points": 50,
+            "per_extra_model": 10,
+            "citation": {"source": "BSData/boltaction", "entry": "Armies of Testland.cat: l-squad (Rifle Squad)"},
+        }
+    ]
+    assert [(line["count"], line["role"], line["name"]) for line in squad["composition"]] == [
+        (1, "nco", "Regular NCO"),
+        (4, "soldier", "Regular Soldier"),
+    ]
+    assert squad["source_id"] == "l-squad"
+
+
+def test_the_per_man_trick_becomes_an_option_priced_per_man(converted):
+    """o-grenades costs 2, takes 2 off when chosen, and each man gains 2 (m-nco, m-soldier)."""
+    grenades = _option(_unit(converted, "Rifle Squad"), "Anti-tank Grenades")
+    assert (grenades["points"], grenades["per"]) == (2, "model")
+    assert grenades["source_id"] == "o-grenades"
+
+
+def test_a_cost_on_a_link_target_in_the_game_system_is_added(converted):
+    """o-nco-smg costs 0 but links g-smg (3 pts, at least one) in the .gst."""
+    smg = _option(_unit(converted, "Rifle Squad"), "NCO SMG")
+    assert (smg["points"], smg["weapons"]) == (3, ["smg"])
+    assert "adds_models" not in smg
+
+
+def test_a_man_of_another_cost_becomes_an_option_adding_him(converted):
+    """m-lmg: 30 pts, at most one, inside the squad members."""
+    lmg = _option(_unit(converted, "Rifle Squad"), "Regular Soldier with LMG")
+    assert (lmg["points"], lmg["max"]) == (30, 1)
+    assert lmg["adds_models"] == [{"count": 1, "role": "soldier", "name": "Regular Soldier with LMG"}]
+
+
+def test_an_option_shown_only_in_one_theatre_is_limited_to_that_army(converted):
+    """o-panzerfaust is hidden unless sel-normandy is chosen."""
+    assert _option(_unit(converted, "Rifle Squad"), "Panzerfaust")["armies"] == ["testland-1944-normandy"]
+
+
+def test_an_option_its_constraints_forbid_is_skipped_and_reported(converted):
+    """o-forbidden has max 1 and max 0."""
+    assert "Flamethrower" not in {option["name"] for option in _unit(converted, "Rifle Squad")["options"]}
+    assert (
+        "| Armies of Testland.cat: Rifle Squad / Flamethrower | o-forbidden | its own constraints" in converted["text"]
+    )
+
+
+def test_a_unit_hidden_in_every_theatre_is_skipped_and_reported(converted):
+    assert not [unit for unit in converted["files"]["testland.yaml"]["units"] if unit["name"] == "Secret Weapon Team"]
+    assert (
+        "| Armies of Testland.cat: Secret Weapon Team | l-secret | hidden in every theatre selector |"
+        in (converted["text"])
+    )
+
+
+def test_a_price_group_becomes_points_by_quality(converted):
+    """u-tank-rating: Inexperienced 188, Regular 235, Veteran 282."""
+    tank = _unit(converted, "Panzer Test")
+    assert [(q["quality"], q["points"]) for q in tank["qualities"]] == [
+        ("inexperienced", 188),
+        ("regular", 235),
+        ("veteran", 282),
+    ]
+
+
+def test_a_limit_per_force_becomes_the_units_limit_in_a_roster(converted):
+    """l-tank: at most 1 selection at force scope."""
+    assert _unit(converted, "Panzer Test")["max_in_roster"] == 1
+    assert "max_in_roster" not in _unit(converted, "Rifle Squad")
+
+
+def test_a_vehicle_profile_gives_damage_value_transport_and_tow(converted):
+    """u-tank-prof: Medium Tank 9+, 3 men, Light gun."""
+    tank = _unit(converted, "Panzer Test")
+    assert tank["kind"] == "vehicle"
+    assert tank["armour"] == {"armour_class": "Tracked Vehicle", "damage_value": "medium-tank"}
+    assert (tank["transport_capacity"], tank["carries"]) == (3, "Light gun")
+
+
+def test_officer_ranks_inside_one_entry_become_units_with_their_rank(converted):
+    """u-officer's Rank group: u-officer-lt (Regular 50, Veteran 65) and u-officer-cpt (Regular 100)."""
+    lieutenant = _unit(converted, "Leutnant (Second Lieutenant)")
+    captain = _unit(converted, "Hauptmann (Captain)")
+    assert lieutenant["officer_rank"] == "second-lieutenant"
+    assert [(q["quality"], q["points"]) for q in lieutenant["qualities"]] == [("regular", 50), ("veteran", 65)]
+    assert (captain["officer_rank"], captain["qualities"][0]["points"]) == ("captain", 100)
+    assert captain["source_id"] == "u-officer-cpt"
+
+
+def test_a_compulsory_choice_puts_its_default_in_the_unit_and_prices_the_others_as_swaps(converted):
+    """u-officer-lt-weapon: one of Rifle (the default, g-rifle 0 pts) or SMG (0 pts plus g-smg's 3)."""
+    lieutenant = _unit(converted, "Leutnant (Second Lieutenant)")
+    assert lieutenant["composition"][0]["weapons"] == ["rifle"]
+    smg = _option(lieutenant, "SMG")
+    assert (smg["points"], smg["weapons"], smg["replaces"], smg["group"]) == (3, ["smg"], ["rifle"], "weapon")
+    assert [(q["quality"], q["points"]) for q in lieutenant["qualities"]] == [("regular", 50), ("veteran", 65)]
+
+
+def test_a_weapon_the_chart_lacks_comes_from_its_profile(converted):
+    """gp-squeeze: 36", 1 shot, +3, Team, HE (1"), Squeze Bore (corrected by the fixture overrides)."""
+    weapon = next(w for w in converted["files"]["shared.yaml"]["weapons"] if w["name"] == "Squeeze Gun")
+    assert (weapon["range"], weapon["shots"], weapon["pen"]) == (36, "1", 3)
+    assert weapon["rules"] == ["team", {"rule": "he", "value": '1"'}]
+    assert weapon["notes"] == "Squeeze Bore"
+
+
+def test_overrides_are_applied_recorded_as_errata_and_reported(converted):
+    """u-tank-squeeze costs 15.0 in the fixture; the fixture overrides use 12."""
+    assert _option(_unit(converted, "Panzer Test"), "Squeeze gun")["points"] == 12
+    errata = converted["files"]["shared.yaml"]["errata"]
+    assert {
+        "where": "Armies of Testland.cat: u-tank-squeeze",
+        "source_value": "15.0",
+        "used_value": "12.0",
+    }.items() <= (errata[-1].items())
+    assert "| 2 | name | Threatre Selector | Theatre Selector |" in converted["text"]
+
+
+def test_a_force_entry_becomes_an_organisation_with_repeating_slot_limits(converted):
+    """efef-703c-d244-559f: Headquarters 1 to 2; Transports 0 plus one per Infantry unit."""
+    platoon = converted["files"]["shared.yaml"]["organisations"][0]
+    slots = {slot["name"]: slot for slot in platoon["slots"]}
+    assert (slots["Headquarters"]["min"], slots["Headquarters"]["max"]) == (1, 2)
+    assert slots["Transports"]["max"] == {"base": 0, "per": [{"categories": ["bs-infantry"], "each": 1.0}]}
+    assert platoon["source_id"] == "efef-703c-d244-559f"
+
+
+def test_the_report_counts_what_was_converted(converted):
+    counts = converted["report"].counts
+    assert (counts["entries a player can add"], counts["entries converted"]) == (4, 3)
+    assert counts["theatre selectors converted"] == 2
+
+
+def test_the_output_is_deterministic(converted, tmp_path):
+    pack = _pack_with_armies(tmp_path)
+    import_data(FIXTURES, pack / "armies", FIXTURES / "overrides.yaml")
+    for path in (converted["pack"] / "armies").iterdir():
+        assert (pack / "armies" / path.name).read_bytes() == path.read_bytes()
+
+
+def test_zipped_files_read_as_the_plain_ones(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    for path in FIXTURES.glob("*.gst"):
+        shutil.copy(path, data / path.name)
+    with zipfile.ZipFile(data / "Armies of Testland.catz", "w") as archive:
+        archive.write(FIXTURES / "Armies of Testland.cat", "Armies of Testland.cat")
+    library = read_library(data)
+    assert [catalogue.name for catalogue in library.catalogues] == ["Armies of Testland.cat"]
+    assert library.find("u-squad", library.catalogues[0]).get("name") == "Rifle Squad"
+
+
+def test_an_entity_expansion_is_refused(tmp_path):
+    (tmp_path / "bomb.gst").write_text(
+        '<?xml version="1.0"?><!DOCTYPE g [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]>'
+        '<gameSystem id="x" name="&b;"/>'
+    )
+    with pytest.raises(DataError, match="refused"):
+        read_library(tmp_path)
+
+
+def test_the_command_prints_the_report(tmp_path, capsys):
+    pack = _pack_with_armies(tmp_path)
+    call_command(
+        "import_battlescribe",
+        str(FIXTURES),
+        "--out",
+        str(pack / "armies"),
+        "--overrides",
+        str(FIXTURES / "overrides.yaml"),
+    )
+    assert "entries a player can add: 4; converted: 3 (75.0%)" in capsys.readouterr().out
+    assert (pack / "armies" / "IMPORT-REPORT.md").exists()

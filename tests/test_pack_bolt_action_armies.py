@@ -1,0 +1,139 @@
+"""The Bolt Action armies converted from BattleScribe (lists/packs/bolt-action-2e/armies).
+
+Expected points are read off the BattleScribe files (BSData/boltaction at
+d939efb): the catalogue and the entry are named beside each figure.
+"""
+
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from lists.models import Army, GameSystem, UnitType
+
+ROOT = Path(__file__).resolve().parents[1]
+ARMIES = ROOT / "lists" / "packs" / "bolt-action-2e" / "armies"
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("real_packs")]
+
+
+def run_validate(tmp_path: Path, text: str) -> tuple[int, str, str]:
+    path = tmp_path / "roster.yaml"
+    path.write_text(text)
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.raises(SystemExit) as exit_info:
+        call_command("validate_roster", str(path), "--json", stdout=out, stderr=err)
+    return exit_info.value.code, out.getvalue(), err.getvalue()
+
+
+def validate(tmp_path: Path, text: str) -> tuple[int, dict]:
+    code, out, _ = run_validate(tmp_path, text)
+    return code, json.loads(out)
+
+
+def test_every_nation_and_theatre_selector_is_an_army_with_its_battlescribe_id():
+    """The issue counts 24 nations plus Partisans and 242 theatre selectors."""
+    system = GameSystem.objects.get(key="bolt-action-2e")
+    converted = Army.objects.filter(system=system).exclude(source_id="")
+    nations = converted.filter(borrows_from=None)
+    assert nations.count() == 25
+    assert converted.count() - nations.count() == 242
+    normandy = converted.get(name="1944: Normandy (Armies of Germany)")
+    assert normandy.source_id == "7896-a6d8-ae3b-9a57"  # the selector's entry in BA2 - Armies of Germany.cat
+
+
+def test_the_committed_report_shows_at_least_95_percent_of_the_units_converted():
+    report = (ARMIES / "IMPORT-REPORT.md").read_text()
+    total, converted = map(int, re.search(r"entries a player can add: (\d+); converted: (\d+)", report).groups())
+    assert converted / total >= 0.95
+    assert "| Squeze Bore | Squeeze Bore |" in report
+
+
+def test_a_converted_unit_in_the_api_carries_its_source_id_and_cited_costs(client):
+    """Panzer IV AUSF G, H, J: Regular 235 (BA2 - Armies of Germany.cat, its Rating group)."""
+    unit = UnitType.objects.get(key="germany-panzer-iv-ausf-g-h-j")
+    data = client.get(f"/api/games/bolt-action-2e/units/{unit.key}/").json()
+    assert data["source_id"] == unit.source_id != ""
+    regular = next(cost for cost in data["qualities"] if cost["quality"] == "Regular")
+    assert regular["points"] == 235
+    assert regular["citation"]["entry"].startswith("BA2 - Armies of Germany.cat: ")
+
+
+def test_a_german_normandy_list_is_legal_at_the_costs_the_data_gives(tmp_path):
+    """BA2 - Armies of Germany.cat: Leutnant Regular 50; Heer Grenadier Squad 10 men at 10 each (100)
+    with LMG 20 and SMG 3 (their .gst entries), twice; Panzer Grenadier Squad Veteran, 8 men at 13 (104);
+    MMG team Regular 50; medium mortar team Regular 50; Panzer IV G/H/J Regular 235; SdKfz 251/1 Regular 89."""
+    code, result = validate(tmp_path, (ROOT / "examples" / "bolt-action-2e-germany-normandy.yaml").read_text())
+    assert result["findings"] == []
+    assert (code, result["points"]) == (0, 50 + 2 * (100 + 20 + 3) + 104 + 50 + 50 + 235 + 89)
+
+
+def test_a_us_normandy_list_is_legal_at_the_costs_the_data_gives(tmp_path):
+    """BA2 - Armies of the United States.cat: Second Lieutenant Regular 50; Armoured Rifle Squad
+    Regular, 10 men at 10 (100); Medium Machine Gun Team Regular 50; M4 Sherman 75MM Regular 185."""
+    code, result = validate(
+        tmp_path,
+        """
+game: Bolt Action (2nd edition)
+army: "1944: Normandy"
+organisation: Reinforced Platoon
+points_limit: 1000
+units:
+  - {unit: united-states-second-lieutenant, quality: Regular}
+  - {unit: united-states-armoured-rifle-squad-2, quality: Regular, size: 10}
+  - {unit: united-states-armoured-rifle-squad-2, quality: Regular, size: 10}
+  - {unit: united-states-medium-machine-gun-team, quality: Regular}
+  - {unit: united-states-m4-sherman-75mm, quality: Regular}
+""",
+    )
+    assert result["findings"] == []
+    assert (code, result["points"]) == (0, 50 + 2 * 100 + 50 + 185)
+
+
+def test_a_soviet_list_is_legal_at_the_costs_the_data_gives(tmp_path):
+    """BA2 - Armies of the  Soviet Union.cat: Leytenant Regular 50; Guards Squad Regular, 10 men at 10
+    (100) and 8 men (80); Medium Machine Gun Team Regular 50."""
+    code, result = validate(
+        tmp_path,
+        """
+game: Bolt Action (2nd edition)
+army: "1944: Operation Bagration"
+organisation: Reinforced Platoon
+points_limit: 1000
+units:
+  - {unit: soviet-union-leyten-nt-second-lieutenant, quality: Regular}
+  - {unit: soviet-union-guards-squad-2, quality: Regular, size: 10}
+  - {unit: soviet-union-guards-squad-2, quality: Regular, size: 8}
+  - {unit: soviet-union-medium-machine-gun-team, quality: Regular}
+""",
+    )
+    assert result["findings"] == []
+    assert (code, result["points"]) == (0, 50 + 100 + 80 + 50)
+
+
+def test_a_second_unit_over_its_limit_per_platoon_is_too_many(tmp_path):
+    """BA2 - Armies of Germany.cat: the Medium Mortar Team link allows 1 selection per force."""
+    roster = (ROOT / "examples" / "bolt-action-2e-germany-normandy.yaml").read_text()
+    roster += "  - {unit: germany-medium-mortar-team, quality: Regular}\n"
+    code, result = validate(tmp_path, roster)
+    assert code == 1
+    assert [f["code"] for f in result["findings"]] == ["org.too_many"]
+    assert "Medium Mortar Team" in result["findings"][0]["message"]
+
+
+def test_a_unit_of_another_theatre_is_refused(tmp_path):
+    """The Tiger II is not among the units 1941: Operation Barbarossa un-hides."""
+    code, _, error = run_validate(
+        tmp_path,
+        """
+game: Bolt Action (2nd edition)
+army: "1941: Operation Barbarossa (Armies of Germany)"
+units:
+  - {unit: germany-panzer-vi-ausf-b-tiger-ii, quality: Regular}
+""",
+    )
+    assert code == 2
+    assert "germany-panzer-vi-ausf-b-tiger-ii" in error
