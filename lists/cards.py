@@ -396,6 +396,8 @@ def _first_pass(groups: list[Group], layout: Layout):
 
     Most units fit one card: the first pass's page is then the finished card.
     """
+    if not groups:  # nothing to lay out (an empty page would stand for no group)
+        return None, []
     document = _lay_out([Card(blocks=[group.header, *group.blocks], **group.meta) for group in groups], layout)
     for group, page in zip(groups, document.pages, strict=True):
         for block, height in zip([group.header, *group.blocks], _block_heights(page), strict=True):
