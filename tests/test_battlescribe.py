@@ -13,12 +13,14 @@ import yaml
 from django.core.management import call_command
 
 from lists.battlescribe.reader import DataError, read_library
-from lists.battlescribe.run import import_data
+from lists.battlescribe.run import DEFAULT_SUMMARIES, import_data
+from lists.battlescribe.summaries import load_summaries
 from lists.packs import check_references, read_pack
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures" / "battlescribe"
 BASE_PACK = ROOT / "lists" / "packs" / "bolt-action-2e"
+ARMIES = BASE_PACK / "armies"
 
 
 def _pack_with_armies(folder: Path) -> Path:
@@ -33,7 +35,7 @@ def _pack_with_armies(folder: Path) -> Path:
 @pytest.fixture(scope="module")
 def converted(tmp_path_factory):
     pack = _pack_with_armies(tmp_path_factory.mktemp("packs"))
-    report, text = import_data(FIXTURES, pack / "armies", FIXTURES / "overrides.yaml")
+    report, text = import_data(FIXTURES, pack / "armies", FIXTURES / "overrides.yaml", FIXTURES / "rule_summaries.yaml")
     files = {path.name: yaml.safe_load(path.read_text()) for path in (pack / "armies").glob("*.yaml")}
     return {"pack": pack, "report": report, "text": text, "files": files}
 
@@ -73,6 +75,60 @@ def test_the_nation_is_an_army_keeping_its_catalogue_id_and_national_rules_by_na
     rules = {rule["key"]: rule for rule in converted["files"]["shared.yaml"]["rules"]}
     assert rules[nation["rules"][0]]["name"] == "Blitz Drill"
     assert rules[nation["rules"][0]]["summary"] == ""
+
+
+def test_a_rule_in_the_summaries_file_gets_our_summary_and_reminder(converted):
+    """g-rule-tf Tough Fighters: the fixture summaries file has bs-tough-fighters; Blitz Drill (r-national) has none."""
+    rules = {rule["key"]: rule for rule in converted["files"]["shared.yaml"]["rules"]}
+    tough = rules["bs-tough-fighters"]
+    assert tough["summary"] == "Fixture summary: each close-quarters kill earns one more damage roll."
+    assert tough["reminder"] == "fixture reminder: another roll per kill"
+    assert tough["source_id"] == "g-rule-tf"
+    assert "bs-tough-fighters" in _unit(converted, "Rifle Squad")["rules"]
+    assert "bs-unused-rule" not in rules  # a summary alone never makes a rule
+    counts = converted["report"].counts
+    assert (counts["rules imported with our summary"], counts["rules imported by name only"]) == (1, 1)
+    assert "- rules imported with our summary: 1" in converted["text"]
+
+
+def _committed(name: str) -> dict:
+    return yaml.safe_load((ARMIES / name).read_text())
+
+
+def _rules_named_by_armies() -> set[str]:
+    """Every rule key a converted army, unit, man or option names, over the committed army files."""
+    used = set()
+    for path in ARMIES.glob("*.yaml"):
+        data = yaml.safe_load(path.read_text())
+        for army in data.get("armies", []):
+            used.update(army.get("rules") or [])
+        for unit in data.get("units", []):
+            for holder in [unit, *unit.get("options", [])]:
+                used.update(rule if isinstance(rule, str) else rule["rule"] for rule in holder.get("rules") or [])
+    return used
+
+
+def test_every_rule_a_converted_unit_has_is_summarised_or_a_label():
+    """A card never prints a converted unit's rule as a bare name: each has our summary (labels say they are)."""
+    rules = {rule["key"]: rule for rule in _committed("shared.yaml")["rules"]}
+    summaries = load_summaries(DEFAULT_SUMMARIES)
+    imported = sorted(key for key in _rules_named_by_armies() if key in rules)
+
+    assert len(imported) > 250  # the converted armies name some 300 rules the base pack lacks
+    assert [key for key in imported if not rules[key]["summary"].strip()] == []
+    labels = [key for key in imported if summaries[key].label]
+    assert labels and all(rules[key]["summary"].startswith("A label") for key in labels)
+
+
+def test_the_committed_pack_carries_the_summaries_file():
+    """Re-run the import after editing rule_summaries.yaml: every summary there is in shared.yaml, none stale."""
+    rules = {rule["key"]: rule for rule in _committed("shared.yaml")["rules"]}
+    summaries = load_summaries(DEFAULT_SUMMARIES)
+
+    assert sorted(set(summaries) - set(rules)) == []  # no summary for a rule the data no longer names
+    for key, ours in summaries.items():
+        assert rules[key]["summary"] == " ".join(ours.summary.split())
+        assert rules[key].get("reminder") == ours.reminder
 
 
 def test_rule_texts_never_reach_the_pack(converted):
@@ -228,7 +284,7 @@ def test_the_report_counts_what_was_converted(converted):
 
 def test_the_output_is_deterministic(converted, tmp_path):
     pack = _pack_with_armies(tmp_path)
-    import_data(FIXTURES, pack / "armies", FIXTURES / "overrides.yaml")
+    import_data(FIXTURES, pack / "armies", FIXTURES / "overrides.yaml", FIXTURES / "rule_summaries.yaml")
     for path in (converted["pack"] / "armies").iterdir():
         assert (pack / "armies" / path.name).read_bytes() == path.read_bytes()
 
@@ -263,6 +319,8 @@ def test_the_command_prints_the_report(tmp_path, capsys):
         str(pack / "armies"),
         "--overrides",
         str(FIXTURES / "overrides.yaml"),
+        "--summaries",
+        str(FIXTURES / "rule_summaries.yaml"),
     )
     assert "entries a player can add: 4; converted: 3 (75.0%)" in capsys.readouterr().out
     assert (pack / "armies" / "IMPORT-REPORT.md").exists()

@@ -560,3 +560,18 @@ def test_the_sheets_hold_nine_poker_cards_each_in_reading_order():
     ]
     first = " ".join(pages[0].extract_text().split())
     assert first.index("Lt. Harris") < first.index("1st Section") < first.index("PIAT Team")
+
+
+def test_a_rule_without_text_is_printed_as_its_name_alone_never_a_name_and_a_colon():
+    """A rule imported by name only has no summary: the card, the reference and the look-up print just its name."""
+    reminder = cards.Block("reminder", {"name": "Blitz Drill", "text": ""})
+    reference = cards.Block("rule", {"name": "Blitz Drill", "text": "", "source": "BSData/boltaction"})
+
+    on_card = " ".join(render_to_string("cards/_block.html", {"block": reminder}).split())
+    on_reference = " ".join(render_to_string("cards/_block.html", {"block": reference}).split())
+    looked_up = " ".join(render_to_string("lists/_lookup.html", {"blocks": [reminder]}).split())
+
+    assert '<p class="reminder"><b>Blitz Drill</b></p>' in on_card
+    assert '<p class="rule"><b>Blitz Drill</b> <i class="source">(BSData/boltaction)</i></p>' in on_reference
+    assert "<strong>Blitz Drill</strong></p>" in looked_up
+    assert "Blitz Drill:" not in on_card + on_reference + looked_up

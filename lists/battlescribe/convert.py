@@ -5,7 +5,8 @@ becomes an army list that borrows the units its conditions un-hide. Every
 unit, option, army, organisation and rule keeps its BattleScribe id as
 `source_id`; every cost cites its catalogue and entry id. Rule texts are never
 carried over: a rule the `bolt-action-2e` pack has links to that summary, any
-other is imported by name only.
+other takes the project's own summary from `rule_summaries.yaml`, or is
+imported by name only when that file has none.
 
 What the converter does not understand is not guessed at: it is counted and
 listed in the import report with the reason.
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
 from lists.battlescribe.reader import DataFile, Library
+from lists.battlescribe.summaries import RuleSummary
 
 SOURCE = "BSData/boltaction"
 QUALITIES = ("inexperienced", "regular", "veteran")
@@ -224,6 +226,7 @@ class Converter:
         # What the base pack (bolt-action-2e) has, filled by the caller:
         self.pack_rules: dict[str, str] = {}  # lower-case name -> rule key
         self.pack_weapons: dict[str, str] = {}  # lower-case name -> weapon key
+        self.rule_summaries: dict[str, RuleSummary] = {}  # rule key -> the project's summary (rule_summaries.yaml)
         self.spotter_rules: set[str] = set()  # weapon rules a spotter serves (rule_roles.indirect_fire)
         self.indirect_weapons: set[str] = set()  # weapons with one of them, the converted ones included
         self.damage_values: dict[str, str] = {}  # "9+" -> the pack's damage value key
@@ -252,22 +255,25 @@ class Converter:
         return self.categories[category_id]["key"]
 
     def rule_key(self, name: str, rule_id: str, where: str) -> str:
-        """The pack rule for a BattleScribe rule name: the project's own, or a name-only import."""
+        """The pack rule for a BattleScribe rule name: the base pack's, else an import with our summary or by name."""
         lowered = re.sub(r"\s+", " ", name.strip().lower())
         known = self.pack_rules.get(RULE_ALIASES.get(lowered, lowered)) or self.pack_rules.get(lowered)
         if known:
             return known
         key = "bs-" + slug(name, 70)
         if key not in self.rules:
+            ours = self.rule_summaries.get(key)
             self.rules[key] = {
                 "key": key,
                 "name": name.strip(),
                 "kind": "unit",
-                "summary": "",
+                "summary": " ".join(ours.summary.split()) if ours else "",
                 "source": {"document": "bsdata", "section": where, "entry": name.strip()},
                 "source_id": rule_id,
             }
-            self.report.counts["rules imported by name"] += 1
+            if ours and ours.reminder:
+                self.rules[key]["reminder"] = ours.reminder
+            self.report.counts["rules imported with our summary" if ours else "rules imported by name only"] += 1
         return key
 
     def weapon_key(self, profile: Element, catalogue: DataFile) -> str | None:

@@ -10,8 +10,10 @@ import yaml
 from lists.battlescribe.convert import Converter, PackWriter, Report
 from lists.battlescribe.overrides import Applied, apply_overrides, load_overrides
 from lists.battlescribe.reader import read_library
+from lists.battlescribe.summaries import load_summaries
 
 DEFAULT_OVERRIDES = Path(__file__).with_name("overrides.yaml")
+DEFAULT_SUMMARIES = Path(__file__).with_name("rule_summaries.yaml")
 REPORT_NAME = "IMPORT-REPORT.md"
 # The Reinforced Platoon: what a roster's visibility conditions are evaluated in.
 REINFORCED_PLATOON = "efef-703c-d244-559f"
@@ -37,12 +39,15 @@ def _pack_context(pack_dir: Path, converter: Converter) -> None:
                 converter.damage_values.setdefault(value["value"], value["key"])
 
 
-def import_data(data_dir: Path, out_dir: Path, overrides_path: Path = DEFAULT_OVERRIDES) -> tuple[Report, str]:
+def import_data(
+    data_dir: Path, out_dir: Path, overrides_path: Path = DEFAULT_OVERRIDES, summaries_path: Path = DEFAULT_SUMMARIES
+) -> tuple[Report, str]:
     """Convert every catalogue of `data_dir` into pack files under `out_dir`; return the report and its text."""
     library = read_library(data_dir)
     overrides = load_overrides(overrides_path)
     applied = apply_overrides(library, overrides)
     converter = Converter(library, REINFORCED_PLATOON)
+    converter.rule_summaries = load_summaries(summaries_path)
     _pack_context(out_dir.parent, converter)
     files = PackWriter(converter).run()
     files["shared.yaml"]["errata"] = [

@@ -1,0 +1,29 @@
+"""The project's own summaries of the rules BattleScribe names but the base pack lacks.
+
+The data's rule descriptions are the books' words and never reach a pack; the
+converter gives each rule it imports the summary kept here under the rule's key,
+written in the project's words, and imports a rule by name only when it has none.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class RuleSummary(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    summary: str = Field(min_length=1, max_length=4000)
+    reminder: str | None = Field(default=None, min_length=1, max_length=200)  # the card's line, else the first sentence
+    label: bool = False  # a name with no game effect of its own (the summary says what it marks)
+
+
+def load_summaries(path: Path) -> dict[str, RuleSummary]:
+    """The summaries file: rule key -> its summary (an absent file gives none)."""
+    if not path.exists():
+        return {}
+    data = yaml.safe_load(path.read_text()) or {}
+    return {key: RuleSummary.model_validate(value) for key, value in data.items()}
