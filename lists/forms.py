@@ -17,6 +17,7 @@ from lists.validation import (
     HOUSE_RULE_COUNT_MAX,
     NAME_MAX_LENGTH,
     POINTS_LIMIT_MAX,
+    SETTING_NUMBER_MAX,
     SIZE_MAX,
     SIZE_MIN,
     YEAR_MAX,
@@ -101,7 +102,7 @@ class SettingsForm(_JudgedForm):
             if definition["kind"] == "bool":
                 self.fields[name] = forms.BooleanField(required=False, label=definition["name"])
             elif definition["kind"] == "int":
-                self.fields[name] = _number(0, POINTS_LIMIT_MAX)
+                self.fields[name] = _number(0, SETTING_NUMBER_MAX)
             else:
                 self.fields[name] = forms.CharField(
                     required=False, widget=forms.Select(choices=setting_choices(self.system, definition))

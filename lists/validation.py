@@ -23,6 +23,7 @@ HOUSE_RULE_COUNT_MAX = 100  # a house rule's own maximum is a game rule: going p
 HERO_POINTS_MAX = 50
 POINTS_LIMIT_MAX = 100_000
 YEAR_MIN, YEAR_MAX = 1900, 1960
+SETTING_NUMBER_MAX = 100_000  # a number setting, such as a tournament's limit of order dice
 
 
 @dataclass(frozen=True)
@@ -138,7 +139,7 @@ def _setting_fits(definition: dict, value) -> bool:
     if kind == "bool":
         return isinstance(value, bool)
     if kind == "int":
-        return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+        return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= SETTING_NUMBER_MAX
     return value in definition.get("choices", [])
 
 
@@ -146,4 +147,4 @@ def _setting_kind(definition: dict) -> str:
     kind = definition["kind"]
     if kind == "choice":
         return "one of " + ", ".join(definition.get("choices", []))
-    return {"bool": "true or false", "int": "a whole number"}[kind]
+    return {"bool": "true or false", "int": f"a whole number from 0 to {SETTING_NUMBER_MAX:,}"}[kind]

@@ -537,3 +537,25 @@ def test_copying_a_roster_saved_before_the_checks_answers_400_not_500(client, ed
     assert response.status_code == 400
     assert "Extra rifleman may be taken at most 5 times, not 9." in response.content.decode()
     assert Roster.objects.count() == 1
+
+
+@pytest.mark.usefixtures("real_packs")
+def test_a_number_setting_past_its_limit_is_refused_in_the_editor_and_in_a_file_alike(db, client):
+    edit_url = import_example(client, "bolt-action-2e.yaml")
+    roster = Roster.objects.get()
+    page = client.get(edit_url).content.decode()
+    field = re.search(r'<input[^>]*name="setting-max-order-dice"[^>]*>', page).group(0)
+    assert 'max="100000"' in field
+
+    posted = {"name": roster.name, "organisation": roster.organisation_id, "version": version(page)}
+    response = client.post(f"{edit_url}settings/", {**posted, "setting-max-order-dice": "100001"})
+    text = (EXAMPLES / "bolt-action-2e.yaml").read_text().replace("max-order-dice: 12", "max-order-dice: 100001")
+
+    assert response.status_code == 400
+    assert "Maximum order dice must be a whole number from 0 to 100,000." in response.content.decode()
+    assert Roster.objects.get().settings["max-order-dice"] == 12
+    refused = client.post("/rosters/import/", {"text": text})
+    assert (
+        "settings.max-order-dice: Maximum order dice must be a whole number from 0 to 100,000."
+        in refused.content.decode()
+    )
