@@ -287,7 +287,9 @@ def unit_blocks(roster: RosterSnapshot, data: GameData, unit: UnitChoice, layout
             ]
             if part
         )
-        name = line.name if line.figures == 1 else f"{line.name} ({line.figures} figures)"
+        # A line of several figures says how many, unless its name does ("Team of 2").
+        several = line.figures > 1 and str(line.figures) not in line.name.split()
+        name = f"{line.name} ({line.figures} figures)" if several else line.name
         models.append({"count": line.count, "name": name, "figures": figures, "gear": _gear(line)})
     # Weapons an option gives the whole unit (a panzerfaust), not one figure.
     for option, _ in unit.chosen_options:

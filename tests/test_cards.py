@@ -149,6 +149,7 @@ def test_an_action_all_fronts_card_shows_range_power_and_type():
     assert "Rifle 24 3 Rifle1" in text
     assert "For the Regiment:" in text  # the national rule
     assert "1 × NCO Fs 3 M 7: Rifle" in text
+    assert "1 × LMG team (2 figures)" in text  # Action All Fronts 4.4: a light machine gun has two crew
 
 
 def reminders_by_title(text: str) -> dict[str, set[str]]:
