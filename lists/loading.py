@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from django.db.models import Prefetch
 
@@ -51,6 +52,14 @@ class GameData:
     weapon_profiles: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # weapon key -> profile
     references: dict[str, dict[str, dict]] = field(default_factory=dict)  # table -> key -> row
     option_ids: dict[tuple[int, str], int] = field(default_factory=dict)  # (unit type id, key) -> UnitOption id
+
+    @cached_property
+    def shared_army_names(self) -> dict[str, list[str]]:
+        """Army names that several armies carry (two nations' theatre lists), lower-cased, with their keys."""
+        keys: dict[str, list[str]] = {}
+        for army in self.armies.values():
+            keys.setdefault(" ".join(army.name.casefold().split()), []).append(army.key)
+        return {name: sorted(found) for name, found in keys.items() if len(found) > 1}
 
     def ids_by_key(self, mapping: dict[int, str]) -> dict[str, int]:
         return {key: id_ for id_, key in mapping.items()}
@@ -97,6 +106,7 @@ class GameData:
             system=self.system,
             army_key=army.key,
             army_name=army.name,
+            army_name_shared=" ".join(army.name.casefold().split()) in self.shared_army_names,
             name=name,
             points_limit=points_limit,
             year=year,

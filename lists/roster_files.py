@@ -353,6 +353,10 @@ def resolve(entry: RosterFile) -> ResolvedRoster:
         raise RosterFileInvalid(problems)
     data = game_data(system)
 
+    shared = data.shared_army_names.get(" ".join(entry.army.casefold().split()))
+    if shared:
+        keys = " or ".join(repr(key) for key in shared)
+        raise RosterFileInvalid([Problem("army", f"several armies are called {entry.army!r}: give its key, {keys}.")])
     armies = {**{a.key: a for a in data.armies.values()}, **{a.name: a for a in data.armies.values()}}
     army = _pick(entry.army, armies, "army", "army", problems)
     if army is None:
@@ -592,7 +596,8 @@ def export_roster(roster: RosterSnapshot) -> dict:
     system = roster.system
     organisation = roster.organisation
     periods = {p["key"]: p["name"] for p in system.periods}
-    document: dict = {"format": FORMAT, "game": system.name, "army": roster.army_name}
+    army = roster.army_key if roster.army_name_shared else roster.army_name  # a shared name would not re-import
+    document: dict = {"format": FORMAT, "game": system.name, "army": army}
     if organisation is not None:
         document["organisation"] = organisation.name
     document["name"] = roster.name

@@ -341,6 +341,7 @@ class RosterSnapshot:
     army_key: str
     army_name: str
     name: str = ""
+    army_name_shared: bool = False  # another army of the game has the same name: files name it by key
     points_limit: int | None = None
     year: int | None = None
     period: str | None = None

@@ -78,7 +78,7 @@ def test_a_us_normandy_list_is_legal_at_the_costs_the_data_gives(tmp_path):
         tmp_path,
         """
 game: Bolt Action (2nd edition)
-army: "1944: Normandy"
+army: united-states-1944-normandy
 organisation: Reinforced Platoon
 points_limit: 1000
 units:
@@ -137,3 +137,25 @@ units:
     )
     assert code == 2
     assert "germany-panzer-vi-ausf-b-tiger-ii" in error
+
+
+def test_an_army_name_two_nations_share_asks_for_its_key_and_exports_as_its_key(tmp_path):
+    """BSData has a "1944: Normandy" theatre list in both the British and the US catalogue."""
+    code, _, err = run_validate(
+        tmp_path,
+        """
+game: Bolt Action (2nd edition)
+army: "1944: Normandy"
+units: []
+""",
+    )
+    assert code == 2
+    assert "'great-britain-1944-normandy' or 'united-states-1944-normandy'" in err
+
+    from lists.roster_files import export_roster, load_roster_file
+
+    resolved = load_roster_file(b"game: Bolt Action (2nd edition)\narmy: united-states-1944-normandy\nunits: []\n")
+    exported = export_roster(resolved.snapshot())
+    assert exported["army"] == "united-states-1944-normandy"
+    again = load_roster_file(json.dumps(exported).encode(), "roster.json")
+    assert again.snapshot().army_key == "united-states-1944-normandy"
