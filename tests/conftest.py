@@ -1,3 +1,5 @@
+import signal
+
 import pytest
 from django.conf import settings
 from django.core.cache import cache
@@ -32,3 +34,12 @@ def empty_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture
+def worker_signals():
+    """db_worker installs its own SIGINT/SIGTERM handlers: give the test run its own back afterwards."""
+    saved = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM, signal.SIGQUIT)}
+    yield
+    for number, handler in saved.items():
+        signal.signal(number, handler)

@@ -1,9 +1,7 @@
 """In Chromium: a PDF that is not ready shows its progress, and downloads by itself once the worker is done."""
 
-import signal
 from pathlib import Path
 
-import pytest
 from django.core.management import call_command
 from django.test import override_settings
 from playwright.sync_api import expect
@@ -13,15 +11,6 @@ from lists.sharing import hash_secret
 from tests.test_browser import browser, page, site  # noqa: F401 - the browser suite's fixtures
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-@pytest.fixture
-def worker_signals():
-    """db_worker installs its own SIGINT/SIGTERM handlers: give the test run its own back afterwards."""
-    saved = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM, signal.SIGQUIT)}
-    yield
-    for number, handler in saved.items():
-        signal.signal(number, handler)
 
 
 @override_settings(TASKS={"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}})

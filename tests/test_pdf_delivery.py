@@ -3,7 +3,6 @@ and the real path through the database queue and its worker (issue 12, items 1 a
 
 import io
 import re
-import signal
 from pathlib import Path
 
 import pytest
@@ -26,15 +25,6 @@ def share_path(client) -> str:
 
 def pdf_text(pdf: bytes) -> str:
     return " ".join(" ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(pdf)).pages)
-
-
-@pytest.fixture
-def worker_signals():
-    """db_worker installs its own SIGINT/SIGTERM handlers: give the test run its own back afterwards."""
-    saved = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM, signal.SIGQUIT)}
-    yield
-    for number, handler in saved.items():
-        signal.signal(number, handler)
 
 
 @pytest.mark.django_db(transaction=True)
