@@ -102,7 +102,8 @@ def warm_up() -> None:
     """Load fonts and parse the stylesheets ahead of the first PDF."""
     _stylesheet()
     _card_html_class()
-    _templates_digest()
+    for kind in PDF_TEMPLATES:
+        _templates_digest(kind)
 
 
 @dataclass(frozen=True)
@@ -590,20 +591,30 @@ def cards_html(cards: list[Card], layout: Layout, page_mm: float = PAGE_MM) -> s
 
 
 @cache
-def _templates_digest() -> str:
-    """Changes whenever the card templates do, so cached cards never outlive their look."""
-    sources = [loader.get_template(name).template.source for name in CARD_TEMPLATES]
+def _templates_digest(kind: str) -> str:
+    """Changes whenever the templates of this kind of PDF do, so cached cards and PDFs never outlive their look."""
+    sources = [loader.get_template(name).template.source for name in PDF_TEMPLATES[kind]]
     return hashlib.sha256("\0".join(sources).encode()).hexdigest()[:16]
 
 
-CARD_TEMPLATES = ("cards/cards.css", "cards/cards.html", "cards/_block.html")
+# Everything that decides how each kind of PDF looks (the list is printed with the cards' stylesheet too).
+PDF_TEMPLATES = {
+    "cards": ("cards/ua.css", "cards/cards.css", "cards/cards.html", "cards/_block.html"),
+    "list": ("cards/cards.css", "cards/list.html"),
+}
+
+
+def pdf_key(kind: str, roster: RosterSnapshot, data: GameData, layout: Layout) -> str:
+    """The cache key of this roster's whole PDF of this kind in this layout, as its templates now are."""
+    variant = layout.variant if kind == "cards" else LIST_VARIANT
+    return pdf_cache_key(kind, variant, _templates_digest(kind), roster, data)
 
 
 def _group_key(group: Group, layout: Layout, data: GameData) -> str:
     """A group's cards depend on its content, the card size and the pack (and the templates)."""
     content = json.dumps(
         [
-            _templates_digest(),
+            _templates_digest("cards"),
             layout.card,
             data.content_hash,
             group.header.data,
@@ -723,8 +734,8 @@ def assemble(placed: list[tuple[str, int]], batches: dict[str, bytes], layout: L
     return out.getvalue()
 
 
-def _cached(kind: str, roster: RosterSnapshot, data: GameData, extra: str, build) -> bytes:
-    key = pdf_cache_key(kind, extra, roster, data)
+def _cached(kind: str, roster: RosterSnapshot, data: GameData, layout: Layout, build) -> bytes:
+    key = pdf_key(kind, roster, data, layout)
     pdf = django_cache.get(key)
     if pdf is None:
         pdf = build()
@@ -739,7 +750,7 @@ def cards_pdf(roster: RosterSnapshot, data: GameData, layout: Layout = Layout())
         placed, batches = card_pages(card_groups(roster, data, layout), layout, data)
         return assemble(placed, batches, layout)
 
-    return _cached("cards", roster, data, layout.variant, build)
+    return _cached("cards", roster, data, layout, build)
 
 
 def list_pdf(roster: RosterSnapshot, data: GameData, verdict: Verdict, pack_versions: list[tuple[str, str]]) -> bytes:
@@ -747,7 +758,7 @@ def list_pdf(roster: RosterSnapshot, data: GameData, verdict: Verdict, pack_vers
         html = render_to_string("cards/list.html", list_context(roster, data, verdict, pack_versions))
         return _render(html)
 
-    return _cached("list", roster, data, LIST_VARIANT, build)
+    return _cached("list", roster, data, Layout(), build)
 
 
 def house_rule_rows(roster: RosterSnapshot) -> list[dict]:

@@ -45,9 +45,12 @@ def normalise(text: str) -> str | None:
     return printed if FINGERPRINT_PATTERN.match(printed) else None
 
 
-def pdf_cache_key(kind: str, variant: str, roster: RosterSnapshot, data: GameData) -> str:
-    """Where a whole PDF of this roster is cached: its kind, layout and full content digest."""
-    return f"pdf:{kind}:{variant}:{content_digest(roster, data)}"
+def pdf_cache_key(kind: str, variant: str, templates: str, roster: RosterSnapshot, data: GameData) -> str:
+    """Where a whole PDF of this roster is cached: its kind, layout, templates' digest and full content digest.
+
+    The templates' digest keeps a deploy that changes how PDFs look from serving PDFs made before it.
+    """
+    return f"pdf:{kind}:{variant}:{templates}:{content_digest(roster, data)}"
 
 
 def issue(roster: models.Roster, snapshot: RosterSnapshot, data: GameData, verdict: Verdict) -> str:

@@ -33,7 +33,7 @@ from django_ratelimit.core import is_ratelimited
 from django_ratelimit.decorators import ratelimit
 
 from lists import models, tasks
-from lists.cards import Layout, house_rule_rows, roster_text, unit_blocks
+from lists.cards import Layout, house_rule_rows, pdf_key, roster_text, unit_blocks
 from lists.fingerprint import fingerprint, issue, normalise
 from lists.forms import SettingsForm, StartForm, UnitForm, is_single_option
 from lists.loading import GameData, game_data, house_rule_info, priced_house_rules, roster_snapshot, roster_units
@@ -776,7 +776,7 @@ def _deliver(request, roster, snapshot, data, kind: str, layout: Layout) -> Http
     """
     suffix, what = PDF_NAMES[kind]
     filename = download_name(roster, suffix)
-    key = tasks.pdf_key(kind, snapshot, data, layout)
+    key = pdf_key(kind, snapshot, data, layout)
     waiting = request.GET.get("wait") == "1"
     query = request.GET.copy()
     for name in ("wait", "retry"):

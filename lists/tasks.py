@@ -22,14 +22,12 @@ from django_tasks import TaskResultStatus, task
 from django_tasks.exceptions import TaskResultDoesNotExist
 
 from lists import models
-from lists.cards import LIST_VARIANT, Layout, cards_pdf, list_pdf
-from lists.fingerprint import issue, pdf_cache_key
-from lists.loading import GameData, game_data, roster_snapshot
+from lists.cards import Layout, cards_pdf, list_pdf
+from lists.fingerprint import issue
+from lists.loading import game_data, roster_snapshot
 from lists.sharing import roster_for_share
-from lists.snapshot import RosterSnapshot
 from lists.verdict import judge
 
-PDF_CACHE_SECONDS = 60 * 60 * 24
 JOB_SECONDS = 60 * 60  # how long a job's id is kept to follow it
 
 
@@ -44,11 +42,6 @@ class PdfJob:
     state: str  # "queued", "rendering", "failed" or "done"
     seconds: int = 0  # since it was queued or started
     reason: str = ""
-
-
-def pdf_key(kind: str, snapshot: RosterSnapshot, data: GameData, layout: Layout) -> str:
-    """The cache key of this roster's PDF of this kind in this layout."""
-    return pdf_cache_key(kind, layout.variant if kind == "cards" else LIST_VARIANT, snapshot, data)
 
 
 @contextmanager
@@ -72,7 +65,7 @@ def time_limit(seconds: float):
 
 @task()
 def render_pdf(share_id: str, kind: str, card: str, paper: str, merge: bool) -> int:
-    """Render a roster's cards or organiser's list into the cache; returns the PDF's size in bytes."""
+    """Render a roster's cards or organiser's list into the cache (`lists.cards.pdf_key`); returns the PDF's size in bytes."""
     try:
         roster = roster_for_share(share_id)
     except Http404:
@@ -92,7 +85,6 @@ def render_pdf(share_id: str, kind: str, card: str, paper: str, merge: bool) -> 
             verdict = judge(snapshot)
             issue(roster, snapshot, data, verdict)
             pdf = list_pdf(snapshot, data, verdict, pack_versions(roster))
-    cache.add(pdf_key(kind, snapshot, data, layout), pdf, PDF_CACHE_SECONDS)
     return len(pdf)
 
 

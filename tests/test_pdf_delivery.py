@@ -10,6 +10,7 @@ from django.core.management import call_command
 from django.test import override_settings
 from pypdf import PdfReader
 
+from lists import cards
 from lists.models import Roster
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -103,6 +104,32 @@ def test_a_roster_over_the_cap_on_cards_is_refused_with_the_cap(client):
     assert response.status_code == 503
     assert "the roster has 10 units; a cards PDF holds the cards of at most 5 units" in response.content.decode()
     assert client.get(f"{share}list.pdf").status_code == 200  # the organiser's list has no such cap
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("real_packs")
+@pytest.mark.parametrize(("kind", "template"), [("cards", "cards.html"), ("list", "list.html")])
+def test_a_deploy_that_changes_the_pdf_templates_never_serves_a_pdf_made_before_it(client, tmp_path, kind, template):
+    """Cached PDFs are keyed by their templates' digest too, so new templates mean a new PDF at once."""
+    from django.conf import settings
+
+    share = share_path(client)
+    before = client.get(f"{share}{kind}.pdf")
+    (tmp_path / "cards").mkdir()
+    source = (ROOT / "templates" / "cards" / template).read_text()
+    (tmp_path / "cards" / template).write_text(
+        source.replace("</h1>", " New look</h1>").replace("<footer>", "<footer>New look ")
+    )
+    templates = [{**settings.TEMPLATES[0], "DIRS": [tmp_path, *settings.TEMPLATES[0]["DIRS"]]}]
+
+    with override_settings(TEMPLATES=templates):
+        cards._templates_digest.cache_clear()  # what restarting the processes on a deploy does
+        after = client.get(f"{share}{kind}.pdf")
+    cards._templates_digest.cache_clear()
+
+    assert before.status_code == after.status_code == 200
+    assert "New look" not in pdf_text(before.content)
+    assert "New look" in pdf_text(after.content)
 
 
 @pytest.mark.django_db

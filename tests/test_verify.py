@@ -35,10 +35,10 @@ def test_pdf_cache_keys_hold_the_whole_sha256_digest():
     resolved = load_roster_file(EXAMPLE.encode())
     snapshot = resolved.snapshot()
 
-    key = pdf_cache_key("list", "a4", snapshot, resolved.data)
+    key = pdf_cache_key("list", "a4", "templates", snapshot, resolved.data)
 
-    assert key == f"pdf:list:a4:{content_digest(snapshot, resolved.data)}"
-    assert re.fullmatch(r"pdf:list:a4:[0-9a-f]{64}", key)
+    assert key == f"pdf:list:a4:templates:{content_digest(snapshot, resolved.data)}"
+    assert re.fullmatch(r"pdf:list:a4:templates:[0-9a-f]{64}", key)
 
 
 def test_two_rosters_differing_only_in_name_never_share_a_list_pdf(client):
