@@ -117,10 +117,17 @@ RATELIMIT_USE_CACHE = "default"
 # Redis backend; both backends used here have the atomic increment its error check (E003) asks for.
 SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
 
-# PDFs render in the background (lists/tasks.py): Django's Tasks API, queued in the database
-# (SQLite or PostgreSQL, shared by every machine that shares it) and run by `manage.py db_worker`.
-TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# PDFs render in the background (lists/tasks.py): Django's Tasks API. With REDIS_URL the queue
+# is in Redis (RQ, run by `manage.py rqworker`), shared by every machine; else it is a table in
+# the database, run by `manage.py db_worker`. scripts/with_worker.py starts the matching worker.
 PDF_RENDER_SECONDS = int(os.environ.get("ARMYBUILDER_PDF_SECONDS", "180"))
+if REDIS_URL:
+    INSTALLED_APPS += ["django_rq", "django_tasks_rq"]
+    # RQ's own time limit only backs up the render's (lists.tasks.time_limit), which says why it stopped.
+    RQ_QUEUES = {"default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": PDF_RENDER_SECONDS + 60}}
+    TASKS = {"default": {"BACKEND": "django_tasks_rq.RQBackend", "QUEUES": ["default"]}}
+else:
+    TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 PDF_MAX_CARD_UNITS = int(os.environ.get("ARMYBUILDER_PDF_MAX_UNITS", "400"))
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

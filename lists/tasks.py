@@ -1,7 +1,8 @@
 """PDFs rendered in the background, so a large roster never holds a web worker.
 
 A request for a PDF that is not cached enqueues `render_pdf` (Django's Tasks API
-through the django-tasks backport; by default its database backend, run by
+through the django-tasks backport: RQ in Redis when REDIS_URL is set, run by
+`manage.py rqworker` with `PdfWorker`; else the database backend, run by
 `manage.py db_worker`) and answers at once with a page that follows the job.
 The worker renders through `lists.cards`, within a time limit and a cap on
 cards, and leaves the PDF in the shared cache, where the next request finds it.
@@ -20,9 +21,10 @@ from django.core.cache import cache
 from django.http import Http404
 from django_tasks import TaskResultStatus, task
 from django_tasks.exceptions import TaskResultDoesNotExist
+from rq import Worker
 
 from lists import models
-from lists.cards import Layout, cards_pdf, list_pdf
+from lists.cards import Layout, cards_pdf, list_pdf, warm_up
 from lists.fingerprint import issue
 from lists.loading import game_data, roster_snapshot
 from lists.sharing import roster_for_share
@@ -42,6 +44,14 @@ class PdfJob:
     state: str  # "queued", "rendering", "failed" or "done"
     seconds: int = 0  # since it was queued or started
     reason: str = ""
+
+
+class PdfWorker(Worker):
+    """RQ's worker, which forks a process for each render: fonts and stylesheets are loaded once, before."""
+
+    def work(self, *args, **kwargs):
+        warm_up()
+        return super().work(*args, **kwargs)
 
 
 @contextmanager

@@ -2,7 +2,8 @@
 # Install the Debian packages the app needs, if any are missing.
 #   (no argument)  to run the app: Pango for WeasyPrint's PDFs, HarfBuzz's subsetter (several
 #                  times faster PDFs), a font, venv
-#   test           also Chromium for the browser tests and poppler-utils (PDF to PNG)
+#   test           also Chromium for the browser tests, poppler-utils (PDF to PNG) and a Redis
+#                  server (the test of the RQ worker starts one of its own)
 #   postgres       also a PostgreSQL server (CI runs the suite against it too)
 #   redis          also a Redis server (CI runs the suite against it with PostgreSQL)
 #   bench          also wrk, the load generator of make bench
@@ -10,7 +11,7 @@ set -euo pipefail
 packages=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core python3-venv)
 for extra in "$@"; do
   case "$extra" in
-    test) packages+=(chromium poppler-utils) ;;
+    test) packages+=(chromium poppler-utils redis-server) ;;
     postgres) packages+=(postgresql) ;;
     redis) packages+=(redis-server) ;;
     bench) packages+=(wrk) ;;

@@ -2,9 +2,11 @@
 
     python scripts/with_worker.py COMMAND [ARG ...]
 
-The worker is `manage.py db_worker` (the database task queue of lists/tasks.py),
-niced so that rendering PDFs never slows pages down. ARMYBUILDER_PDF_WORKERS
-(default 1) sets how many render at once.
+The worker is the one of the task queue the settings choose (lists/tasks.py): RQ's
+`manage.py rqworker` when REDIS_URL is set, else `manage.py db_worker` (the
+database queue). It runs at the lowest priority (nice 19), so rendering PDFs
+never slows pages down. ARMYBUILDER_PDF_WORKERS (default 1) sets how many
+render at once.
 """
 
 import os
@@ -32,11 +34,21 @@ def stop(process: subprocess.Popen) -> None:
             process.wait()
 
 
+def worker_command() -> list[str]:
+    """The PDF worker: RQ's when REDIS_URL is set (as armybuilder/settings.py then queues in Redis), else the database's."""
+    if os.environ.get("REDIS_URL"):
+        return [
+            *(sys.executable, "manage.py", "rqworker", "default"),
+            *("--job-class", "django_tasks_rq.Job", "--worker-class", "lists.tasks.PdfWorker"),
+        ]
+    return [sys.executable, "manage.py", "db_worker", "--no-reload", "--interval", "0.5"]
+
+
 def main(server_command: list[str]) -> int:
     if not server_command:
         print(__doc__, file=sys.stderr)
         return 2
-    worker = [sys.executable, "manage.py", "db_worker", "--no-reload", "--interval", "0.5"]
+    worker = worker_command()
     workers = [start(["nice", "-n", "19", *worker]) for _ in range(int(os.environ.get("ARMYBUILDER_PDF_WORKERS", "1")))]
     server = start(server_command)
     stopping = []
