@@ -21,11 +21,14 @@ import hashlib
 import io
 import json
 import math
+import multiprocessing
 import re
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import cache
 
+from django.conf import settings
 from django.core.cache import cache as django_cache
 from django.template import loader
 from django.template.loader import render_to_string
@@ -648,6 +651,40 @@ def _render_groups(groups: list[Group], layout: Layout) -> list[tuple[bytes, dic
     return rendered
 
 
+# Fewer groups than this per process are rendered in one: starting a process costs about a group's rendering.
+MIN_GROUPS_PER_PROCESS = 6
+
+
+def _batches(groups: list[Group], processes: int) -> list[list[int]]:
+    """Positions of the groups split into at most `processes` batches of about equal work (by text length)."""
+    count = max(1, min(processes, len(groups) // MIN_GROUPS_PER_PROCESS))
+    work = [len(json.dumps([b.data for b in group.blocks], ensure_ascii=False)) for group in groups]
+    batches: list[list[int]] = [[] for _ in range(count)]
+    loads = [0] * count
+    for i in sorted(range(len(groups)), key=lambda i: -work[i]):  # heaviest first, each to the lightest batch
+        lightest = loads.index(min(loads))
+        batches[lightest].append(i)
+        loads[lightest] += work[i]
+    return [sorted(batch) for batch in batches]
+
+
+def _render_in_processes(groups: list[Group], layout: Layout) -> list[tuple[bytes, dict[int, list[int]]]]:
+    """`_render_groups`, with the work shared out over PDF_RENDER_PROCESSES cores: this process renders one batch,
+    forked copies of it (fonts and stylesheets already loaded) the others."""
+    batches = _batches(groups, settings.PDF_RENDER_PROCESSES)
+    if len(batches) == 1:
+        return _render_groups(groups, layout)
+    with ProcessPoolExecutor(len(batches) - 1, mp_context=multiprocessing.get_context("fork")) as pool:
+        others = [pool.submit(_render_groups, [groups[i] for i in batch], layout) for batch in batches[1:]]
+        results = [_render_groups([groups[i] for i in batches[0]], layout)] + [other.result() for other in others]
+    # Each batch numbers its groups from 0: back to their positions in `groups`.
+    return [
+        (pdf, {batch[position]: pages for position, pages in placed.items()})
+        for batch, rendered in zip(batches, results, strict=True)
+        for pdf, placed in rendered
+    ]
+
+
 def card_pages(groups: list[Group], layout: Layout, data: GameData) -> tuple[list[tuple[str, int]], dict[str, bytes]]:
     """Each card's rendered page, as (batch key, page number), with the batch PDFs holding them.
 
@@ -660,7 +697,7 @@ def card_pages(groups: list[Group], layout: Layout, data: GameData) -> tuple[lis
     missing = [i for i, key in enumerate(keys) if key not in entries or entries[key]["batch"] not in batches]
     if missing:
         fresh: dict[str, object] = {}
-        for pdf, pages in _render_groups([groups[i] for i in missing], layout):
+        for pdf, pages in _render_in_processes([groups[i] for i in missing], layout):
             batch = "cardbatch:" + hashlib.sha256(pdf).hexdigest()
             batches[batch] = fresh[batch] = pdf
             for position, group_pages in pages.items():

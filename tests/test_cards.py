@@ -377,6 +377,24 @@ def test_an_edit_renders_one_card_again_and_a_card_is_shared_by_every_roster_tha
     assert counts[1:] == [1]  # the other roster shares both unit cards; only its rules reference is new
 
 
+def test_new_cards_rendered_on_two_cores_are_the_cards_one_core_renders(settings):
+    """Many new cards are shared out over the cores (forked renderers); the sheets are the same either way."""
+    officers = "".join(f"  - {{unit: Second Lieutenant, quality: Veteran, label: Lt. No {n}}}\n" for n in range(12))
+    roster, data = load(BA_MORTAR + officers)
+    groups = cards.card_groups(roster, data, Layout())
+
+    settings.PDF_RENDER_PROCESSES = 1
+    one_core = pdf_pages(cards_pdf(roster, data))
+    cache.clear()
+    settings.PDF_RENDER_PROCESSES = 2
+    two_cores = pdf_pages(cards_pdf(roster, data))
+
+    batches = cards._batches(groups, 2)
+    assert len(batches) == 2 and sorted(sum(batches, [])) == list(range(15))  # 14 units and the rules reference
+    assert two_cores == one_core
+    assert "Lt. No 11" in two_cores[1] and "Rules reference" in two_cores[-1]
+
+
 def test_the_share_links_serve_cards_list_and_text(client):
     client.post("/rosters/import/", {"text": (ROOT / "examples" / "bolt-action-2e.yaml").read_text()})
     roster = Roster.objects.get()
