@@ -4,8 +4,8 @@
 
 The worker is the one of the task queue the settings choose (lists/tasks.py): RQ's
 `manage.py rqworker` when REDIS_URL is set, else `manage.py db_worker` (the
-database queue). It runs at the lowest priority (nice 19), so rendering PDFs
-never slows pages down. ARMYBUILDER_PDF_WORKERS (default 1) sets how many
+database queue). It runs at the lowest priority (Linux's idle scheduling class
+and nice 19), so rendering PDFs never slows pages down. ARMYBUILDER_PDF_WORKERS (default 1) sets how many
 render at once.
 """
 
@@ -19,9 +19,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def start(command: list[str]) -> subprocess.Popen:
-    # Each in its own process group, so stopping it stops anything it started (an autoreloader's child).
-    return subprocess.Popen(command, cwd=ROOT, start_new_session=True)
+def lowest_priority() -> None:
+    """Run only on CPU time the web server leaves: a page request waking up takes the core from a render at once."""
+    os.nice(19)
+    if hasattr(os, "SCHED_IDLE"):  # Linux
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+
+
+def start(command: list[str], priority=None) -> subprocess.Popen:
+    # Each in its own process group, so stopping it stops anything it started (an autoreloader's child);
+    # not its own session: Linux shares the CPU between sessions (autogroups) before it looks at priorities,
+    # so a worker in a session of its own would still take half the CPU from the web workers.
+    return subprocess.Popen(command, cwd=ROOT, process_group=0, preexec_fn=priority)  # noqa: PLW1509 - no threads here
 
 
 def stop(process: subprocess.Popen) -> None:
@@ -49,7 +58,8 @@ def main(server_command: list[str]) -> int:
         print(__doc__, file=sys.stderr)
         return 2
     worker = worker_command()
-    workers = [start(["nice", "-n", "19", *worker]) for _ in range(int(os.environ.get("ARMYBUILDER_PDF_WORKERS", "1")))]
+    count = int(os.environ.get("ARMYBUILDER_PDF_WORKERS", "1"))
+    workers = [start(worker, priority=lowest_priority) for _ in range(count)]
     server = start(server_command)
     stopping = []
     for number in (signal.SIGINT, signal.SIGTERM):
