@@ -24,7 +24,6 @@ import math
 import multiprocessing
 import re
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -674,9 +673,10 @@ def _render_in_processes(groups: list[Group], layout: Layout) -> list[tuple[byte
     batches = _batches(groups, settings.PDF_RENDER_PROCESSES)
     if len(batches) == 1:
         return _render_groups(groups, layout)
-    with ProcessPoolExecutor(len(batches) - 1, mp_context=multiprocessing.get_context("fork")) as pool:
-        others = [pool.submit(_render_groups, [groups[i] for i in batch], layout) for batch in batches[1:]]
-        results = [_render_groups([groups[i] for i in batches[0]], layout)] + [other.result() for other in others]
+    # Leaving the pool stops its processes, also when the render's time limit interrupts it.
+    with multiprocessing.get_context("fork").Pool(len(batches) - 1) as pool:
+        others = [pool.apply_async(_render_groups, ([groups[i] for i in batch], layout)) for batch in batches[1:]]
+        results = [_render_groups([groups[i] for i in batches[0]], layout)] + [other.get() for other in others]
     # Each batch numbers its groups from 0: back to their positions in `groups`.
     return [
         (pdf, {batch[position]: pages for position, pages in placed.items()})
