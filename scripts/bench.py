@@ -318,7 +318,7 @@ def bench_card_cache() -> None:
         line("Chromium printing the same HTML", "no Chromium", "(install chromium and playwright)")
     else:
         line(
-            f"Chromium printing the same HTML ({os.cpu_count()} cores, it uses several processes)",
+            f"Chromium printing the same HTML (its processes, {os.cpu_count()} cores)",
             f"{chromium_ms:.0f} ms",
         )
         line("cold cards PDF / Chromium", f"{cold_ms / chromium_ms:.1f}x", "(target at most 3x)")
