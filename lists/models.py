@@ -315,6 +315,8 @@ class UnitOption(models.Model):
     service_end = models.PositiveSmallIntegerField(null=True, blank=True)
     service_period = models.CharField(max_length=80, blank=True)
     period_points = models.JSONField(default=dict)
+    quality_points = models.JSONField(default=dict, blank=True)  # quality key -> points, where they differ
+    points_with = models.JSONField(default=dict, blank=True)  # option key -> points more each while it is taken
     percent = models.IntegerField(default=0)
     armies = models.JSONField(default=list, blank=True)  # army keys; empty: any army
     copies_unit = models.BooleanField(default=False)  # each adds another copy of the unit, at its points

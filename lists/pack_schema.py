@@ -443,6 +443,9 @@ class Option(Strict):
     officer_rank: Key | None = None
     service: Service | None = None
     periods: dict[Key, int] = {}  # points by game period, where they differ
+    quality_points: dict[Key, int] = {}  # points for a unit of this quality, where they differ
+    # Each one costs this much more (or less) while another option of the unit is taken too (Cavalry: +5 a man).
+    points_with: dict[Key, int] = {}
     percent: int = 0  # a cost change in percent of the unit's cost (Panzer Attack: 20)
     armies: list[Key] = []  # only these armies may take it (empty: any army fielding the unit)
     # Each one adds another copy of the unit as listed, at its listed points (Russian combined AFVs).

@@ -389,6 +389,12 @@ class _ReferenceCheck:
             self.need(located, f"{path}.replaces.{w_index}", weapon_key, "weapons", "weapon")
         for period in option.periods:
             self.need_period(located, f"{path}.periods", period)
+        for quality in option.quality_points:
+            self.need(located, f"{path}.quality_points", quality, "qualities", "quality")
+        offered = {other.key for other in unit.options}
+        for other in option.points_with:
+            if other not in offered or other == option.key:
+                self.error(located, f"{path}.points_with", f"{other!r} is not another option of the unit")
 
     def organisations(self) -> None:
         for located in self.pack.sections["organisations"]:
@@ -931,6 +937,8 @@ def _write_options(pack: Pack, game, units: dict, weapons: dict, ranks: dict) ->
                 "officer_rank": ranks[(option.officer_rank,)] if option.officer_rank else None,
                 **_service_fields(option.service),
                 "period_points": option.periods,
+                "quality_points": option.quality_points,
+                "points_with": option.points_with,
                 "percent": option.percent,
                 "armies": option.armies,
                 "copies_unit": option.copies_unit,

@@ -102,6 +102,8 @@ class OptionInfo:
     service_end: int | None = None
     service_period: str = ""
     period_points: dict[str, int] = field(default_factory=dict)
+    quality_points: dict[str, int] = field(default_factory=dict)  # points for a unit of this quality
+    points_with: dict[str, int] = field(default_factory=dict)  # option key -> points more each while it is taken
     percent: int = 0
     armies: tuple[str, ...] = ()
     crew: int | None = None  # the unit's crew with this option (a bigger gun's crew of 4)

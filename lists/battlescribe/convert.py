@@ -203,6 +203,12 @@ def _condition(condition: Element, selected: set[str]) -> bool:
     }.get(condition.get("type", ""), False)
 
 
+def signed(modifier: Element) -> float:
+    """A points modifier's change: an increment's value, a decrement's value taken off."""
+    value = number(modifier.get("value"))
+    return -value if modifier.get("type") == "decrement" else value
+
+
 def mentions(modifier: Element, ids: set[str]) -> bool:
     return any(c.get("childId") in ids for c in modifier.iter("condition"))
 
@@ -471,20 +477,82 @@ class UnitBuilder:
         # The per-man trick: models raise their cost when an option is taken (option id -> points per man).
         self.per_man: dict[str, float] = {}
         for part in root.parts():
-            for modifier in part.iter("modifier"):
-                if modifier.get("type") == "increment" and modifier.get("field") == "points":
-                    for condition in modifier.iter("condition"):
-                        self.per_man.setdefault(condition.get("childId", ""), number(modifier.get("value")))
+            for holder in part.iter("selectionEntry"):
+                for modifier in holder.findall("modifiers/modifier"):
+                    if modifier.get("field") == "points" and modifier.get("type") in ("increment", "decrement"):
+                        for condition in modifier.iter("condition"):
+                            if condition.get("childId") != holder.get("id"):  # a man's, not the option's own
+                                self.per_man.setdefault(condition.get("childId", ""), signed(modifier))
         # Options that cancel their own cost: the increments they trigger on the men are their price per man.
         self.per_man_options = {
             element.get("id", "")
             for part in root.parts()
             for element in part.iter("selectionEntry")
             for modifier in element.findall("modifiers/modifier")
-            if modifier.get("type") == "decrement"
-            and modifier.get("field") == "points"
+            if modifier.get("field") == "points"
+            and modifier.get("type") in ("increment", "decrement")
             and mentions(modifier, {element.get("id", "")})
         }
+        # Where each entry sits, for the scope of a condition: its selection's parent and every entry above it.
+        self.parent_of: dict[str, str] = {}
+        self.above: dict[str, set[str]] = {}
+        self.names: dict[str, str] = {}
+        self.map_tree(root, set(), None)
+        self.option_keys: dict[str, str] = {}  # entry id -> the key of the option made from it
+        self.primary_category = ""  # the unit's primary category id, set by the caller
+
+    def map_tree(self, node: Node, above: set[str], parent: str | None) -> None:
+        """Record each entry's parent selection and ancestors (groups are not selections); links count as both ids."""
+        ids = {node.id, node.element.get("id", "")}
+        if not node.is_group:
+            for entry_id in ids:
+                if entry_id in self.above:
+                    return  # a shared entry reached twice: its first place is kept
+                self.above[entry_id] = above
+                self.parent_of[entry_id] = parent or ""
+                self.names[entry_id] = node.name
+            above, parent = above | ids, node.element.get("id", "")
+        for child in self.converter.children(node, self.catalogue):
+            self.map_tree(child, above, parent)
+
+    def when(self, modifier: Element, holder: set[str]) -> tuple[str, str]:
+        """When a points modifier of an entry applies: ("always", ""), ("never", ""), ("quality", name),
+        ("with", other entry id) or ("unknown", "").
+
+        The data's conditions count one entry's selections inside a scope entry above the holder: the
+        entry itself (it applies whenever it is bought), a quality of the unit, or another option.
+        """
+        conditions = list(modifier.iter("condition"))
+        if modifier.find("repeats/repeat") is not None or len(conditions) > 1:
+            return "unknown", ""
+        if not conditions:
+            return "always", ""
+        condition = conditions[0]
+        counted, scope, kind = condition.get("childId", ""), condition.get("scope", ""), condition.get("type")
+        if scope == "primary-category" and kind in ("instanceOf", "notInstanceOf"):
+            return ("always" if (counted == self.primary_category) == (kind == "instanceOf") else "never"), ""
+        taken = (kind == "greaterThan" and number(condition.get("value")) == 0) or (
+            kind == "atLeast" and number(condition.get("value")) == 1
+        )
+        if not taken or condition.get("field") != "selections":
+            return "unknown", ""
+        if counted not in self.above:
+            return "never", ""  # an entry outside the unit: never selected in it
+        holder_above = set().union(*(self.above.get(i, set()) for i in holder))
+        if scope not in holder_above | holder:
+            return "never", ""  # a scope the holder is not inside: BattleScribe finds no such selection
+        inside = (
+            self.parent_of[counted] == scope
+            if condition.get("includeChildSelections") != "true"
+            else (scope in self.above[counted])
+        )
+        if not inside:
+            return "never", ""
+        if counted in holder:
+            return "always", ""
+        if self.names[counted].strip().lower() in QUALITIES:
+            return "quality", self.names[counted].strip().lower()
+        return "with", counted
 
     def mandatory_cost(self, node: Node) -> float:
         """What an entry's compulsory contents cost (a weapon link with at least one selection)."""
@@ -615,28 +683,53 @@ class UnitBuilder:
             return
         points, per = child.cost + self.mandatory_cost(child), "unit"
         ids = {child.id, child.element.get("id", "")}
+        by_quality: dict[str, float] = {}  # quality -> the option's price, or its change with "+" below
+        quality_change: dict[str, float] = {}
+        with_options: dict[str, float] = {}
         for modifier in child.modifiers():
-            kind, target = modifier.get("type"), modifier.get("field")
-            cancels_itself = kind == "decrement" and number(modifier.get("value")) == child.cost
-            if target == "points" and cancels_itself and mentions(modifier, ids):
-                # The option cancels its own cost and each man pays instead.
-                per_man = next((self.per_man[i] for i in ids if i in self.per_man), None)
-                if per_man is None:
-                    self.report.pattern("an option cancels its own cost but no man pays for it")
-                else:
-                    points, per = per_man, "model"
-                    self.report.pattern("per-man option (cancels its own cost, adds a cost per man)")
+            target = modifier.get("field")
+            if target == "hidden":
                 continue
-            if target == "points" and kind == "increment" and mentions(modifier, self.per_man_options):
-                continue  # this man's share of a per-man option, priced on that option
-            if target == "points":
-                self.report.pattern("conditional point change not carried (increment/decrement/set points)")
-            elif target == "hidden":
-                continue
-            else:
+            if target != "points":
+                if self.disallowed(modifier, child):
+                    self.report.skip(where, child.id, "a modifier sets its own limit to none (max 0)")
+                    return
                 self.report.pattern(
                     f"modifier of {'a constraint' if target not in ('name',) else 'the name'} not carried"
                 )
+                continue
+            if modifier.get("type") in ("increment", "decrement") and mentions(modifier, self.per_man_options - ids):
+                continue  # this man's share of a per-man option, priced on that option
+            applies, on = self.when(modifier, ids)
+            if applies == "always" and modifier.get("type") == "set":
+                points = number(modifier.get("value"))
+                self.report.pattern("a points value set on an option (unconditionally or by its category)")
+            elif applies == "always":
+                points += signed(modifier)
+                self.report.pattern("an option's points changed whenever it is taken")
+            elif applies == "quality" and modifier.get("type") == "set":
+                by_quality[on] = number(modifier.get("value"))
+                self.report.pattern("an option priced by the unit's quality")
+            elif applies == "quality":
+                quality_change[on] = quality_change.get(on, 0) + signed(modifier)
+                self.report.pattern("an option priced by the unit's quality")
+            elif applies == "with" and modifier.get("type") != "set":
+                with_options[on] = with_options.get(on, 0) + signed(modifier)
+            elif applies == "never":
+                self.report.pattern(
+                    "a point change whose condition never holds in its scope (no effect in BattleScribe)"
+                )
+            else:
+                self.report.pattern("conditional point change not carried (increment/decrement/set points)")
+        per_man = next((self.per_man[i] for i in ids if i in self.per_man), None)
+        if ids & self.per_man_options and per_man is not None:
+            if points == 0:
+                self.report.pattern("per-man option (cancels its own cost, adds a cost per man)")
+            else:
+                # A slip in the data (Inexperienced Anti-tank Grenades cost 0, then take 2 off): priced per man
+                # as the unit's other qualities are.
+                self.report.pattern("a per-man option whose own cost does not cancel: priced per man, not its own cost")
+            points, per = per_man, "model"
         if points != int(points):
             self.report.skip(where, child.id, f"a fractional cost {points}")
             return
@@ -663,14 +756,33 @@ class UnitBuilder:
         rank = rank_of(child.name)
         if rank:
             option["officer_rank"] = rank
+        offset = instead_of[0] if instead_of is not None else 0
+        prices = {q: value - offset for q, value in by_quality.items()}
+        prices |= {q: prices.get(q, points) + change for q, change in quality_change.items()}
+        if prices:
+            option["_by_quality"] = prices
+        if with_options:
+            option["_with"] = with_options
         if child.entry_type == "model" or MAN.search(child.name) or child.name.strip().lower() == "spotter":
             option["adds_models"] = [{"count": 1, "role": role_of(child.name, self.kind), "name": child.name}]
         if len(shown) < len(self.unit_shown):
             option["armies"] = shown
         option["citation"] = self.converter.citation(self.catalogue, child, child.name)
         option["source_id"] = child.id
+        for entry_id in ids:
+            self.option_keys.setdefault(entry_id, key)
         part.options.append(option)
         self.report.counts["options"] += 1
+
+    def disallowed(self, modifier: Element, child: Node) -> bool:
+        """A modifier that always sets one of the entry's own max limits to 0: the option cannot be taken."""
+        limits = {c.get("id") for c in child.constraints() if c.get("type") == "max"}
+        return (
+            modifier.get("type") == "set"
+            and modifier.get("field") in limits | {"maxSelections"}
+            and number(modifier.get("value")) == 0
+            and self.when(modifier, {child.id, child.element.get("id", "")})[0] == "always"
+        )
 
     def build(self, name_node: Node, body: list[Node], category: str, category_kind: str) -> dict | None:
         """One pack unit from the entries that make it up (an outer entry and, for officers, a rank)."""
@@ -698,6 +810,7 @@ class UnitBuilder:
         }
         composition = list(part.composition)
         qualities = []
+        quality_options: dict[str, dict] = {}  # key -> the option as first met, priced by quality below
         for quality, extra in sorted(part.qualities.items(), key=lambda item: QUALITIES.index(item[0])):
             composition = composition or extra.composition
             per_extra = extra.per_extra if extra.per_extra is not None else part.per_extra
@@ -709,8 +822,14 @@ class UnitBuilder:
             qualities.append(entry)
             part.min_size = part.min_size if part.min_size is not None else extra.min_size
             part.max_size = part.max_size if part.max_size is not None else extra.max_size
-            part.options += [o for o in extra.options if o["key"] not in {x["key"] for x in part.options}]
+            self.merge_quality_options(part.options, quality_options, quality, extra.options)
             part.weapons += [w for w in extra.weapons if w not in part.weapons]
+        for option in quality_options.values():
+            prices = option.pop("_offered")
+            if len(prices) < len(part.qualities):
+                self.report.pattern("an option only some qualities offer: offered to every quality")
+            if len(set(prices.values())) > 1:
+                option["_by_quality"] = prices | option.get("_by_quality", {})
         if not qualities:
             named = {quality_of(line["name"]) for line in composition} - {None}
             citation = {"source": SOURCE, "entry": f"{self.catalogue.name}: {name_node.id} ({name_node.name})"}
@@ -748,7 +867,7 @@ class UnitBuilder:
         rank = rank_of(name_node.name)
         if rank:
             unit["officer_rank"] = rank
-        options = self.spotters_with_work(part.options, composition, where)
+        options = self.priced_with_others(self.spotters_with_work(part.options, composition, where))
         if options:
             unit["options"] = options
         if part.rules:
@@ -756,6 +875,45 @@ class UnitBuilder:
         unit["source"] = {"document": "bsdata", "section": self.catalogue.name, "entry": name_node.name}
         unit["source_id"] = name_node.id
         return unit
+
+    def merge_quality_options(
+        self, options: list[dict], by_key: dict[str, dict], quality: str, offered: list[dict]
+    ) -> None:
+        """Options under a quality's entry join the unit's once, with that quality's price noted."""
+        for option in offered:
+            first = by_key.get(option["key"])
+            if first is None and option["key"] in {o["key"] for o in options}:
+                continue  # the unit's own option of that name comes first
+            if first is None:
+                first = by_key[option["key"]] = option
+                option["_offered"] = {}
+                options.append(option)
+            elif first.get("per", "unit") != option.get("per", "unit"):
+                self.report.pattern("an option per man for one quality and per unit for another: the first used")
+            first["_offered"][quality] = option.get("_by_quality", {}).get(quality, option["points"])
+            first.setdefault("_with", {}).update(option.get("_with", {}))
+
+    def priced_with_others(self, options: list[dict]) -> list[dict]:
+        """Write each option's prices by quality and its changes while other options are taken (pack fields)."""
+        keys = {option["key"] for option in options}
+        for option in options:
+            prices = option.pop("_by_quality", {})
+            by_quality = {q: whole(p) for q, p in sorted(prices.items()) if whole(p) != option["points"]}
+            if by_quality:
+                option["quality_points"] = by_quality
+            points_with: dict[str, int] = {}
+            for entry_id, change in sorted(option.pop("_with", {}).items()):
+                other = self.option_keys.get(entry_id)
+                if other in keys and other != option["key"]:
+                    points_with[other] = points_with.get(other, 0) + whole(change)
+                    self.report.pattern("an option's points changed while another option is taken")
+                else:
+                    self.report.pattern(
+                        "a point change while an option is taken that the pack does not offer (Cavalry: shown only beside a cavalry unit)"
+                    )
+            if points_with:
+                option["points_with"] = dict(sorted(points_with.items()))
+        return options
 
     def spotters_with_work(self, options: list[dict], composition: list[dict], where: str) -> list[dict]:
         """The options, less a spotter on a unit with no indirect-fire weapon (he would have nothing to spot for)."""
@@ -899,6 +1057,7 @@ class PackWriter:
             for name_node, body in builds:
                 builder = UnitBuilder(converter, army, catalogue, node)
                 builder.unit_shown = shown
+                builder.primary_category = primary.get("targetId", "")
                 if group is not None:
                     builder.skip_ids.add(group.id)
                 unit = builder.build(name_node, body, category, category_info["kind"])
