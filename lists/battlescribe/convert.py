@@ -460,6 +460,7 @@ class Part:
     rules: list[str] = field(default_factory=list)
     options: list[dict] = field(default_factory=list)
     qualities: dict[str, Part] = field(default_factory=dict)
+    armies: list[str] = field(default_factory=list)  # a quality's own part: the army lists showing it, if not all
 
 
 class UnitBuilder:
@@ -579,9 +580,15 @@ class UnitBuilder:
         low, high = group.limit("min") or 0, group.limit("max")
         if entries and all(name in QUALITIES for name in names):
             for child in entries:
-                if any(m.get("field") == "hidden" for m in child.modifiers()):
-                    self.report.pattern("a quality hidden under some conditions, offered in every list")
                 quality = Part(points=child.cost)
+                if any(m.get("field") == "hidden" for m in child.modifiers()) or child.hidden:
+                    shown = [key for key in self.converter.visible_in(child, self.army) if key in self.unit_shown]
+                    if not shown:
+                        self.report.pattern("a quality hidden in every list showing the unit: left out")
+                        continue
+                    if len(shown) < len(self.unit_shown):
+                        quality.armies = shown
+                        self.report.pattern("a quality some theatre lists hide: offered only in the others")
                 self.walk(child, quality)
                 part.qualities[child.name.strip().lower()] = quality
             self.report.pattern("price group (Inexperienced/Regular/Veteran) read as qualities")
@@ -818,6 +825,8 @@ class UnitBuilder:
             entry: dict = {"quality": quality, "points": whole(cost)}
             if per_extra is not None and (part.min_size or extra.min_size) is not None:
                 entry["per_extra_model"] = whole(per_extra)
+            if extra.armies:
+                entry["armies"] = extra.armies
             entry["citation"] = {"source": SOURCE, "entry": f"{self.catalogue.name}: {name_node.id} ({quality})"}
             qualities.append(entry)
             part.min_size = part.min_size if part.min_size is not None else extra.min_size
@@ -827,7 +836,8 @@ class UnitBuilder:
         for option in quality_options.values():
             prices = option.pop("_offered")
             if len(prices) < len(part.qualities):
-                self.report.pattern("an option only some qualities offer: offered to every quality")
+                option["qualities"] = [q for q in QUALITIES if q in prices]
+                self.report.pattern("an option only some qualities offer: limited to them")
             if len(set(prices.values())) > 1:
                 option["_by_quality"] = prices | option.get("_by_quality", {})
         if not qualities:
@@ -1046,7 +1056,6 @@ class PackWriter:
                 self.report.skip(where, node.id, "a theatre selector or utility entry, not a unit (read as army lists)")
                 continue
             self.report.counts["entries a player can add"] += 1
-            most = self.unit_limit(node)
             shown = converter.visible_in(node, army)
             if not shown:
                 self.report.skip(where, node.id, "hidden in every theatre selector")
@@ -1065,6 +1074,7 @@ class PackWriter:
                     built.append(unit)
             if not built:
                 continue
+            most, army_limits = self.unit_limit(node, army, shown)
             if nested:
                 self.report.pattern("an entry holding several whole units (officer ranks, team kinds) split into units")
             self.report.counts["entries converted"] += 1
@@ -1072,6 +1082,8 @@ class PackWriter:
             for unit in built:
                 if most is not None:
                     unit["max_in_roster"] = most
+                if army_limits:
+                    unit["army_limits"] = army_limits
                 units.append(unit)
                 for selector_key in shown:
                     shown_in[selector_key].append(unit["key"])
@@ -1109,26 +1121,49 @@ class PackWriter:
             content["organisations"] = organisations
         self.files[f"{army.key}.yaml"] = content
 
-    def unit_limit(self, node: Node) -> int | None:
-        """At most how many of a unit a force or roster takes (the lowest such limit), if any."""
-        limits = []
-        changed = {m.get("field") for m in node.modifiers()}
+    def unit_limit(self, node: Node, army: Army, shown: list[str]) -> tuple[int | None, dict[str, int]]:
+        """At most how many of a unit a force or roster takes (the lowest such limit), if any, and the
+        limit of each theatre list whose selector changes it (the data's modifiers of the constraint)."""
+        constraints = []
         for constraint in node.constraints():
             if constraint.get("scope") not in ("force", "roster") or constraint.get("field") != "selections":
                 continue
             if constraint.get("type") != "max":
                 self.report.pattern(f"a unit's {constraint.get('type')} per {constraint.get('scope')} not carried")
                 continue
-            if constraint.get("id") in changed:
-                self.report.pattern("a unit limit some theatres change: the data's base value used")
-            limits.append(int(number(constraint.get("value"))))
-        if not limits:
-            return None
-        if min(limits) == 0:
+            constraints.append(constraint)
+        if not constraints:
+            return None, {}
+        force = self.converter.force_id
+        base = min(self.limit_value(node, c, {force}) for c in constraints)
+        by_army = {}
+        for selector_id, key, _ in army.selector_ids:
+            if key in shown:
+                by_army[key] = min(self.limit_value(node, c, {selector_id, force}) for c in constraints)
+        most = base if base > 0 else None
+        changed = {key: value for key, value in by_army.items() if value != most}
+        if changed:
+            self.report.pattern("a unit limit some theatres change: each theatre list's own limit")
+        elif base == 0:
             self.report.pattern("a unit limited to none unless a theatre raises it: left without a limit")
-            return None
-        self.report.pattern("a unit limit per force or roster")
-        return min(limits)
+        if most is not None:
+            self.report.pattern("a unit limit per force or roster")
+        return most, changed
+
+    def limit_value(self, node: Node, constraint: Element, selected: set[str]) -> int:
+        """A constraint's value once the modifiers whose conditions hold for these selections are applied."""
+        value = number(constraint.get("value"))
+        for modifier in node.modifiers():
+            if modifier.get("field") != constraint.get("id") or not conditions_hold(modifier, selected):
+                continue
+            if modifier.find("repeats/repeat") is not None:
+                self.report.pattern("a unit limit that repeats with other selections: not carried")
+                continue
+            change = number(modifier.get("value"))
+            value = {"set": change, "increment": value + change, "decrement": value - change}.get(
+                modifier.get("type", ""), value
+            )
+        return max(0, int(value))
 
     def selectors(self, army: Army) -> None:
         """Every entry under a theatre selector becomes an army list."""
