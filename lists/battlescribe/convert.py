@@ -498,7 +498,10 @@ class UnitBuilder:
         self.parent_of: dict[str, str] = {}
         self.above: dict[str, set[str]] = {}
         self.names: dict[str, str] = {}
+        # The men whose points change while an entry is taken: entry id -> (man ids, modifier, least, most).
+        self.paid_by: dict[str, list[tuple[set[str], Element, float, float | None]]] = {}
         self.map_tree(root, set(), None)
+        self.per_model_ids: set[str] = set()  # per-man options priced per man (settle_per_man)
         self.option_keys: dict[str, str] = {}  # entry id -> the key of the option made from it
         self.primary_category = ""  # the unit's primary category id, set by the caller
 
@@ -512,9 +515,60 @@ class UnitBuilder:
                 self.above[entry_id] = above
                 self.parent_of[entry_id] = parent or ""
                 self.names[entry_id] = node.name
+            for modifier in node.modifiers():
+                if modifier.get("field") == "points" and modifier.get("type") in ("increment", "decrement"):
+                    for condition in modifier.iter("condition"):
+                        if condition.get("childId") not in ids:
+                            paid = (ids, modifier, node.limit("min") or 0, node.limit("max"))
+                            self.paid_by.setdefault(condition.get("childId", ""), []).append(paid)
             above, parent = above | ids, node.element.get("id", "")
         for child in self.converter.children(node, self.catalogue):
             self.map_tree(child, above, parent)
+
+    def men_share(self, option_id: str) -> tuple[float, list[str]] | None:
+        """Who pays while a per-man option is taken: what the men of a fixed number (an NCO) add, and the
+        men of a varying number who pay too; None when a man's condition is not understood.
+
+        A man whose condition never holds in its scope pays nothing, as in BattleScribe.
+        """
+        fixed, varying = 0.0, []
+        for man_ids, modifier, least, most in self.paid_by.get(option_id, []):
+            applies, _ = self.when(modifier, man_ids)
+            if applies == "never":
+                continue
+            if applies != "with":
+                return None
+            if least == most:
+                fixed += least * signed(modifier)
+            else:
+                varying += sorted(man_ids)
+        return fixed, varying
+
+    def settle_per_man(self, options: list[dict]) -> None:
+        """Price each per-man option: per man when men the squad may add pay for it (every man does, as the
+        data means it); else per unit, its own cost plus what its fixed men add, each man one adds as an
+        option paying through his own `points_with`."""
+        for option in options:
+            trick = option.pop("_per_man", None)
+            if trick is None:
+                continue
+            share = self.men_share(trick["id"])
+            if share is None or any(i not in self.option_keys for i in share[1]):
+                option["points"] = whole(trick["each"])
+                option.pop("max", None)
+                # "per" follows "points" in the pack's order of fields.
+                option |= {
+                    "per": "model",
+                    **{k: option.pop(k) for k in list(option) if k not in ("key", "name", "points")},
+                }
+                self.per_model_ids.update(option["_ids"])
+                if trick["own"] == 0:
+                    self.report.pattern("per-man option (cancels its own cost, adds a cost per man)")
+                else:
+                    self.report.pattern("a per-man option whose own cost does not cancel: priced per man")
+            else:
+                option["points"] = whole(trick["own"] + share[0])
+                self.report.pattern("a per-man option only some men pay for: their share priced with the option")
 
     def when(self, modifier: Element, holder: set[str]) -> tuple[str, str]:
         """When a points modifier of an entry applies: ("always", ""), ("never", ""), ("quality", name),
@@ -688,7 +742,7 @@ class UnitBuilder:
         if not shown:
             self.report.skip(where, child.id, "hidden in every theatre selector showing the unit")
             return
-        points, per = child.cost + self.mandatory_cost(child), "unit"
+        points = child.cost + self.mandatory_cost(child)
         ids = {child.id, child.element.get("id", "")}
         by_quality: dict[str, float] = {}  # quality -> the option's price, or its change with "+" below
         quality_change: dict[str, float] = {}
@@ -705,8 +759,6 @@ class UnitBuilder:
                     f"modifier of {'a constraint' if target not in ('name',) else 'the name'} not carried"
                 )
                 continue
-            if modifier.get("type") in ("increment", "decrement") and mentions(modifier, self.per_man_options - ids):
-                continue  # this man's share of a per-man option, priced on that option
             applies, on = self.when(modifier, ids)
             if applies == "always" and modifier.get("type") == "set":
                 points = number(modifier.get("value"))
@@ -729,14 +781,10 @@ class UnitBuilder:
             else:
                 self.report.pattern("conditional point change not carried (increment/decrement/set points)")
         per_man = next((self.per_man[i] for i in ids if i in self.per_man), None)
+        trick = None
         if ids & self.per_man_options and per_man is not None:
-            if points == 0:
-                self.report.pattern("per-man option (cancels its own cost, adds a cost per man)")
-            else:
-                # A slip in the data (Inexperienced Anti-tank Grenades cost 0, then take 2 off): priced per man
-                # as the unit's other qualities are.
-                self.report.pattern("a per-man option whose own cost does not cancel: priced per man, not its own cost")
-            points, per = per_man, "model"
+            # Priced once the unit's men are known (settle_per_man).
+            trick = {"id": next(iter(sorted(ids & self.per_man_options))), "each": per_man, "own": points}
         if points != int(points):
             self.report.skip(where, child.id, f"a fractional cost {points}")
             return
@@ -750,9 +798,7 @@ class UnitBuilder:
         while key in keys:
             key, suffix = f"{slug(child.name)}-{suffix}", suffix + 1
         option: dict = {"key": key, "name": child.name, "points": whole(points)}
-        if per == "model":
-            option["per"] = "model"
-        elif most is not None and most >= 1:
+        if most is not None and most >= 1:
             option["max"] = int(most)
         if group:
             option["group"] = group
@@ -776,6 +822,9 @@ class UnitBuilder:
             option["armies"] = shown
         option["citation"] = self.converter.citation(self.catalogue, child, child.name)
         option["source_id"] = child.id
+        option["_ids"] = sorted(ids)
+        if trick is not None:
+            option["_per_man"] = trick
         for entry_id in ids:
             self.option_keys.setdefault(entry_id, key)
         part.options.append(option)
@@ -808,6 +857,8 @@ class UnitBuilder:
             part.weapons += [w for w in converter.weapons_of(node, self.catalogue) if w not in part.weapons]
             part.rules += [r for r in converter.rule_keys_of(node, self.catalogue) if r not in part.rules]
             self.walk(node, part)
+        for options in [part.options, *(extra.options for extra in part.qualities.values())]:
+            self.settle_per_man(options)
         unit: dict = {
             "key": self.unit_key(name_node.name),
             "name": name_node.name,
@@ -817,7 +868,7 @@ class UnitBuilder:
         }
         composition = list(part.composition)
         qualities = []
-        quality_options: dict[str, dict] = {}  # key -> the option as first met, priced by quality below
+        quality_options: dict[tuple[str, str], dict] = {}  # (key, per) -> the option as first met
         for quality, extra in sorted(part.qualities.items(), key=lambda item: QUALITIES.index(item[0])):
             composition = composition or extra.composition
             per_extra = extra.per_extra if extra.per_extra is not None else part.per_extra
@@ -887,19 +938,25 @@ class UnitBuilder:
         return unit
 
     def merge_quality_options(
-        self, options: list[dict], by_key: dict[str, dict], quality: str, offered: list[dict]
+        self, options: list[dict], by_key: dict[tuple[str, str], dict], quality: str, offered: list[dict]
     ) -> None:
-        """Options under a quality's entry join the unit's once, with that quality's price noted."""
+        """Options under a quality's entry join the unit's once, with that quality's price noted; one priced
+        per man for some qualities and per unit for others becomes one option each way."""
+        unit_keys = {o["key"] for o in options if "_offered" not in o}
         for option in offered:
-            first = by_key.get(option["key"])
-            if first is None and option["key"] in {o["key"] for o in options}:
+            if option["key"] in unit_keys:
                 continue  # the unit's own option of that name comes first
+            slot = (option["key"], option.get("per", "unit"))
+            first = by_key.get(slot)
             if first is None:
-                first = by_key[option["key"]] = option
+                if any(key == option["key"] for key, _ in by_key):
+                    option["key"] = f"{option['key']}-{quality}"
+                    for entry_id in option["_ids"]:
+                        self.option_keys[entry_id] = option["key"]
+                    self.report.pattern("an option per man for some qualities and per unit for others: one each way")
+                first = by_key[slot] = option
                 option["_offered"] = {}
                 options.append(option)
-            elif first.get("per", "unit") != option.get("per", "unit"):
-                self.report.pattern("an option per man for one quality and per unit for another: the first used")
             first["_offered"][quality] = option.get("_by_quality", {}).get(quality, option["points"])
             first.setdefault("_with", {}).update(option.get("_with", {}))
 
@@ -907,12 +964,15 @@ class UnitBuilder:
         """Write each option's prices by quality and its changes while other options are taken (pack fields)."""
         keys = {option["key"] for option in options}
         for option in options:
+            option.pop("_ids", None)
             prices = option.pop("_by_quality", {})
             by_quality = {q: whole(p) for q, p in sorted(prices.items()) if whole(p) != option["points"]}
             if by_quality:
                 option["quality_points"] = by_quality
             points_with: dict[str, int] = {}
             for entry_id, change in sorted(option.pop("_with", {}).items()):
+                if entry_id in self.per_model_ids:
+                    continue  # a per-man option: priced on each man already
                 other = self.option_keys.get(entry_id)
                 if other in keys and other != option["key"]:
                     points_with[other] = points_with.get(other, 0) + whole(change)
