@@ -381,6 +381,16 @@ def test_a_unit_limit_a_theatre_changes_is_that_theatre_lists_own_limit(converte
     assert (pioneers["max_in_roster"], pioneers["army_limits"]) == (1, {"testland-1942-desert": 2})
 
 
+def test_a_per_man_option_only_the_fixed_men_pay_for_is_priced_with_the_unit(converted):
+    """o-smoke costs 1 and takes 1 off when taken; m-nco (exactly one) and m-lmg gain 1 while it is taken in
+    u-squad, and m-soldier's +1 counts it inside the soldier, where it never is: 1 - 1 + 1 for the NCO, and
+    the LMG man pays his 1 himself."""
+    squad = _unit(converted, "Rifle Squad")
+    smoke = _option(squad, "Smoke Bombs")
+    assert (smoke["points"], smoke.get("per", "unit")) == (1, "unit")
+    assert _option(squad, "Regular Soldier with LMG")["points_with"] == {"smoke-bombs": 1}
+
+
 @pytest.fixture(scope="module")
 def fixture_game(converted, django_db_setup, django_db_blocker):
     """The converted fixture pack loaded as the game (each test rolls back its own changes)."""
@@ -445,6 +455,11 @@ class TestWhatAPlayerPays:
         _, desert = _validate(tmp_path, DESERT, *two)
         assert "org.too_many" in [f["code"] for f in normandy["findings"]]
         assert "org.too_many" not in [f["code"] for f in desert["findings"]]
+
+    def test_a_squad_pays_the_fixed_mens_share_of_a_per_man_option(self, tmp_path):
+        """Rifle Squad 5 men (50) + Smoke Bombs (1 for the NCO) + Soldier with LMG 30 + 1 = 82."""
+        unit = "{unit: testland-rifle-squad, size: 5, options: [smoke-bombs, regular-soldier-with-lmg]}"
+        assert _validate(tmp_path, NORMANDY, unit)[1]["points"] == 82
 
     def test_an_option_set_to_a_price_costs_that_price(self, tmp_path):
         """Panzer Test Regular 235 + Pintle-Mounted MMG set to 5 (u-tank-mmg) = 240."""

@@ -742,7 +742,8 @@ class UnitBuilder:
         if not shown:
             self.report.skip(where, child.id, "hidden in every theatre selector showing the unit")
             return
-        points = child.cost + self.mandatory_cost(child)
+        contents = self.mandatory_cost(child)  # a set price is the entry's own: its compulsory contents still add
+        points = child.cost + contents
         ids = {child.id, child.element.get("id", "")}
         by_quality: dict[str, float] = {}  # quality -> the option's price, or its change with "+" below
         quality_change: dict[str, float] = {}
@@ -761,13 +762,13 @@ class UnitBuilder:
                 continue
             applies, on = self.when(modifier, ids)
             if applies == "always" and modifier.get("type") == "set":
-                points = number(modifier.get("value"))
+                points = number(modifier.get("value")) + contents
                 self.report.pattern("a points value set on an option (unconditionally or by its category)")
             elif applies == "always":
                 points += signed(modifier)
                 self.report.pattern("an option's points changed whenever it is taken")
             elif applies == "quality" and modifier.get("type") == "set":
-                by_quality[on] = number(modifier.get("value"))
+                by_quality[on] = number(modifier.get("value")) + contents
                 self.report.pattern("an option priced by the unit's quality")
             elif applies == "quality":
                 quality_change[on] = quality_change.get(on, 0) + signed(modifier)
