@@ -409,6 +409,21 @@ class Converter:
                 shown.append(key)
         return shown
 
+    def constraint_value(self, node: Node, constraint: Element, selected: set[str]) -> int:
+        """A constraint's value once the modifiers whose conditions hold for these selections are applied."""
+        value = number(constraint.get("value"))
+        for modifier in node.modifiers():
+            if modifier.get("field") != constraint.get("id") or not conditions_hold(modifier, selected):
+                continue
+            if modifier.find("repeats/repeat") is not None:
+                self.report.pattern("a limit that repeats with other selections: not carried")
+                continue
+            change = number(modifier.get("value"))
+            value = {"set": change, "increment": value + change, "decrement": value - change}.get(
+                modifier.get("type", ""), value
+            )
+        return max(0, int(value))
+
     def citation(self, catalogue: DataFile, node: Node, what: str) -> dict:
         return {"source": SOURCE, "entry": f"{catalogue.name}: {node.id} ({what})"}
 
@@ -735,19 +750,33 @@ class UnitBuilder:
     ) -> None:
         """An optional entry as a unit option; `instead_of` is the cost and weapons of the default it replaces."""
         where = f"{self.catalogue.name}: {self.root.name} / {child.name}"
-        if any(c.get("type") == "max" and number(c.get("value")) == 0 for c in child.constraints()):
-            self.report.skip(where, child.id, "its own constraints allow none of it (max 0)")
-            return
         shown = [key for key in self.converter.visible_in(child, self.army) if key in self.unit_shown]
         if not shown:
             self.report.skip(where, child.id, "hidden in every theatre selector showing the unit")
             return
+        # Its own limit in each theatre list: some lists raise a limit of 0 (Granatieri officers), or lower one.
+        limits = [c for c in child.constraints() if c.get("type") == "max" and c.get("scope") == "parent"]
+        selectors = {key: selector_id for selector_id, key, _ in self.army.selector_ids}
+        most_in = {
+            key: min(
+                (self.converter.constraint_value(child, c, {selectors[key], self.converter.force_id}) for c in limits),
+                default=None,
+            )
+            for key in shown
+        }
+        shown = [key for key in shown if most_in[key] != 0]
+        if not shown:
+            self.report.skip(where, child.id, "its own constraints allow none of it (max 0)")
+            return
+        if len({most_in[key] for key in shown}) > 1:
+            self.report.pattern("an option limit some theatres change: the highest of them used")
         contents = self.mandatory_cost(child)  # a set price is the entry's own: its compulsory contents still add
         points = child.cost + contents
         ids = {child.id, child.element.get("id", "")}
         by_quality: dict[str, float] = {}  # quality -> the option's price, or its change with "+" below
         quality_change: dict[str, float] = {}
         with_options: dict[str, float] = {}
+        excludes: list[str] = []  # options whose taking sets this one's limit to 0
         for modifier in child.modifiers():
             target = modifier.get("field")
             if target == "hidden":
@@ -756,9 +785,7 @@ class UnitBuilder:
                 if self.disallowed(modifier, child):
                     self.report.skip(where, child.id, "a modifier sets its own limit to none (max 0)")
                     return
-                self.report.pattern(
-                    f"modifier of {'a constraint' if target not in ('name',) else 'the name'} not carried"
-                )
+                self.limit_modifier(modifier, child, ids, excludes)
                 continue
             applies, on = self.when(modifier, ids)
             if applies == "always" and modifier.get("type") == "set":
@@ -792,7 +819,7 @@ class UnitBuilder:
         weapons = self.contents_weapons(child)
         if instead_of is not None:
             points -= instead_of[0]
-        most = child.limit("max")
+        most = max((most_in[key] for key in shown if most_in[key] is not None), default=None)
         keys = {option["key"] for option in part.options}
         key = slug(child.name)
         suffix = 2
@@ -817,6 +844,8 @@ class UnitBuilder:
             option["_by_quality"] = prices
         if with_options:
             option["_with"] = with_options
+        if excludes:
+            option["_excludes"] = excludes
         if child.entry_type == "model" or MAN.search(child.name) or child.name.strip().lower() == "spotter":
             option["adds_models"] = [{"count": 1, "role": role_of(child.name, self.kind), "name": child.name}]
         if len(shown) < len(self.unit_shown):
@@ -830,6 +859,25 @@ class UnitBuilder:
             self.option_keys.setdefault(entry_id, key)
         part.options.append(option)
         self.report.counts["options"] += 1
+
+    def limit_modifier(self, modifier: Element, child: Node, ids: set[str], excludes: list[str]) -> None:
+        """Read a modifier of an option's own limits or name: carried, or counted with the reason it is not."""
+        target, kind, value = modifier.get("field"), modifier.get("type"), number(modifier.get("value"))
+        own = {c.get("id"): c.get("type") for c in child.constraints()} | {"maxSelections": "max"}
+        applies, on = self.when(modifier, ids)
+        if target == "name":
+            self.report.pattern("modifier of the name not carried (the data's own name kept)")
+        elif own.get(target) == "min" and kind == "set" and value == 0 and applies == "always":
+            self.report.pattern("an entry's own least number set to 0: read as the option it is")
+        elif own.get(target) == "max" and kind == "set" and value == 0 and applies == "with":
+            excludes.append(on)
+        elif own.get(target) == "max" and all(c.get("scope") == "force" for c in modifier.iter("condition")):
+            pass  # a theatre list's own limit, read with the option's limits
+        else:
+            self.report.pattern(
+                "modifier of an option's limit not carried (it grows with other selections, or depends on"
+                " the unit's category or on another option's count)"
+            )
 
     def disallowed(self, modifier: Element, child: Node) -> bool:
         """A modifier that always sets one of the entry's own max limits to 0: the option cannot be taken."""
@@ -964,6 +1012,18 @@ class UnitBuilder:
     def priced_with_others(self, options: list[dict]) -> list[dict]:
         """Write each option's prices by quality and its changes while other options are taken (pack fields)."""
         keys = {option["key"] for option in options}
+        by_key = {option["key"]: option for option in options}
+        for option in options:
+            for entry_id in option.pop("_excludes", []):
+                other = by_key.get(self.option_keys.get(entry_id, ""))
+                if other is None or other is option:
+                    continue
+                pair = "-or-".join(sorted([option["key"], other["key"]]))[:80]
+                if option.get("group", pair) == pair and other.get("group", pair) == pair:
+                    option["group"] = other["group"] = pair
+                    self.report.pattern("two options that exclude each other: one group")
+                else:
+                    self.report.pattern("an option another excludes, already in a group of its own: not carried")
         for option in options:
             option.pop("_ids", None)
             prices = option.pop("_by_quality", {})
@@ -1196,11 +1256,11 @@ class PackWriter:
         if not constraints:
             return None, {}
         force = self.converter.force_id
-        base = min(self.limit_value(node, c, {force}) for c in constraints)
+        base = min(self.converter.constraint_value(node, c, {force}) for c in constraints)
         by_army = {}
         for selector_id, key, _ in army.selector_ids:
             if key in shown:
-                by_army[key] = min(self.limit_value(node, c, {selector_id, force}) for c in constraints)
+                by_army[key] = min(self.converter.constraint_value(node, c, {selector_id, force}) for c in constraints)
         most = base if base > 0 else None
         changed = {key: value for key, value in by_army.items() if value != most}
         if changed:
@@ -1210,21 +1270,6 @@ class PackWriter:
         if most is not None:
             self.report.pattern("a unit limit per force or roster")
         return most, changed
-
-    def limit_value(self, node: Node, constraint: Element, selected: set[str]) -> int:
-        """A constraint's value once the modifiers whose conditions hold for these selections are applied."""
-        value = number(constraint.get("value"))
-        for modifier in node.modifiers():
-            if modifier.get("field") != constraint.get("id") or not conditions_hold(modifier, selected):
-                continue
-            if modifier.find("repeats/repeat") is not None:
-                self.report.pattern("a unit limit that repeats with other selections: not carried")
-                continue
-            change = number(modifier.get("value"))
-            value = {"set": change, "increment": value + change, "decrement": value - change}.get(
-                modifier.get("type", ""), value
-            )
-        return max(0, int(value))
 
     def selectors(self, army: Army) -> None:
         """Every entry under a theatre selector becomes an army list."""
