@@ -214,3 +214,13 @@ units:
 """,
     )
     assert result["points"] == 110
+
+
+def test_the_api_gives_an_options_prices_by_quality_and_the_lists_fielding_a_quality(client):
+    """BA2 - Armies of the  Soviet Union.cat, Dog Mines' Anti-Tank Team: Handler with SMG 6a9f-20bc-f913-e25a
+    at 13/18/23 + 3 by quality; its Veteran entry is hidden under 1941: Barbarossa."""
+    data = client.get("/api/games/bolt-action-2e/units/soviet-union-dog-mines-anti-tank-team/").json()
+    handler = next(option for option in data["options"] if option["key"] == "handler-with-smg")
+    assert handler["quality_points"] == {"inexperienced": 16, "regular": 21, "veteran": 26}
+    veteran = next(cost for cost in data["qualities"] if cost["quality"] == "Veteran")
+    assert veteran["armies"] and "soviet-union-1941-barbarossa" not in veteran["armies"]
