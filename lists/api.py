@@ -243,6 +243,7 @@ def unit(request: HttpRequest, system_key: str, unit_key: str) -> JsonResponse:
                     "quality_points": o.quality_points,
                     "qualities": o.qualities,
                     "points_with": o.points_with,
+                    "points_once": o.points_once,
                     "percent": o.percent or None,
                     "copies_unit": o.copies_unit,
                     "service_start": o.service_start,

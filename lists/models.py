@@ -320,6 +320,7 @@ class UnitOption(models.Model):
     quality_points = models.JSONField(default=dict, blank=True)  # quality key -> points, where they differ
     points_with = models.JSONField(default=dict, blank=True)  # option key -> points more each while it is taken
     qualities = models.JSONField(default=list, blank=True)  # quality keys it is offered to; empty: any quality
+    points_once = models.IntegerField(default=0)  # paid once on top when taken at all
     percent = models.IntegerField(default=0)
     armies = models.JSONField(default=list, blank=True)  # army keys; empty: any army
     copies_unit = models.BooleanField(default=False)  # each adds another copy of the unit, at its points

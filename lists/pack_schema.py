@@ -456,6 +456,7 @@ class Option(Strict):
     # Each one costs this much more (or less) while another option of the unit is taken too (Cavalry: +5 a man).
     points_with: dict[Key, int] = {}
     qualities: list[Key] = []  # only units of these qualities may take it (empty: any quality)
+    points_once: int = 0  # paid once on top when taken at all (a per-man option's own cost in BattleScribe)
     percent: int = 0  # a cost change in percent of the unit's cost (Panzer Attack: 20)
     armies: list[Key] = []  # only these armies may take it (empty: any army fielding the unit)
     # Each one adds another copy of the unit as listed, at its listed points (Russian combined AFVs).

@@ -948,6 +948,7 @@ def _write_options(pack: Pack, game, units: dict, weapons: dict, ranks: dict) ->
                 "quality_points": option.quality_points,
                 "points_with": option.points_with,
                 "qualities": option.qualities,
+                "points_once": option.points_once,
                 "percent": option.percent,
                 "armies": option.armies,
                 "copies_unit": option.copies_unit,

@@ -64,7 +64,7 @@ def base_points(roster: RosterSnapshot, unit: UnitChoice) -> int:
     if unit.size is not None and unit.size > unit_type.base_size and price and price.per_extra_model:
         points += (unit.size - unit_type.base_size) * price.per_extra_model
     for option, count in unit.chosen_options:
-        points += option_each(roster, unit, option, listed) * count
+        points += option_each(roster, unit, option, listed) * count + option.points_once
     return points
 
 

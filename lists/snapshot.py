@@ -105,6 +105,7 @@ class OptionInfo:
     quality_points: dict[str, int] = field(default_factory=dict)  # points for a unit of this quality
     points_with: dict[str, int] = field(default_factory=dict)  # option key -> points more each while it is taken
     qualities: tuple[str, ...] = ()  # only units of these qualities may take it; empty: any quality
+    points_once: int = 0  # paid once on top when taken at all
     percent: int = 0
     armies: tuple[str, ...] = ()
     crew: int | None = None  # the unit's crew with this option (a bigger gun's crew of 4)

@@ -391,6 +391,12 @@ def test_a_per_man_option_only_the_fixed_men_pay_for_is_priced_with_the_unit(con
     assert _option(squad, "Regular Soldier with LMG")["points_with"] == {"smoke-bombs": 1}
 
 
+def test_a_per_man_option_whose_own_cost_does_not_cancel_pays_it_once(converted):
+    """o-sticky costs 0 and takes 2 off when taken, and every man (m-nco, m-soldier) gains 2 meanwhile."""
+    sticky = _option(_unit(converted, "Rifle Squad"), "Sticky Bombs")
+    assert (sticky["points"], sticky["per"], sticky["points_once"]) == (2, "model", -2)
+
+
 @pytest.fixture(scope="module")
 def fixture_game(converted, django_db_setup, django_db_blocker):
     """The converted fixture pack loaded as the game (each test rolls back its own changes)."""
@@ -460,6 +466,11 @@ class TestWhatAPlayerPays:
         """Rifle Squad 5 men (50) + Smoke Bombs (1 for the NCO) + Soldier with LMG 30 + 1 = 82."""
         unit = "{unit: testland-rifle-squad, size: 5, options: [smoke-bombs, regular-soldier-with-lmg]}"
         assert _validate(tmp_path, NORMANDY, unit)[1]["points"] == 82
+
+    def test_a_per_man_option_pays_each_man_and_its_own_cost_once(self, tmp_path):
+        """Rifle Squad 5 men (50) + Sticky Bombs for 5 men at 2 (o-sticky: every man +2), less its own 2 = 58."""
+        unit = "{unit: testland-rifle-squad, size: 5, options: [{option: sticky-bombs, count: 5}]}"
+        assert _validate(tmp_path, NORMANDY, unit)[1]["points"] == 58
 
     def test_an_option_set_to_a_price_costs_that_price(self, tmp_path):
         """Panzer Test Regular 235 + Pintle-Mounted MMG set to 5 (u-tank-mmg) = 240."""

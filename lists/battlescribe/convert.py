@@ -571,6 +571,8 @@ class UnitBuilder:
             if share is None or any(i not in self.option_keys for i in share[1]):
                 option["points"] = whole(trick["each"])
                 option.pop("max", None)
+                if trick["own"]:
+                    option["points_once"] = whole(trick["own"])  # what BattleScribe charges for the option itself
                 # "per" follows "points" in the pack's order of fields.
                 option |= {
                     "per": "model",
@@ -580,7 +582,7 @@ class UnitBuilder:
                 if trick["own"] == 0:
                     self.report.pattern("per-man option (cancels its own cost, adds a cost per man)")
                 else:
-                    self.report.pattern("a per-man option whose own cost does not cancel: priced per man")
+                    self.report.pattern("a per-man option whose own cost does not cancel: that cost paid once on top")
             else:
                 option["points"] = whole(trick["own"] + share[0])
                 self.report.pattern("a per-man option only some men pay for: their share priced with the option")
@@ -917,7 +919,7 @@ class UnitBuilder:
         }
         composition = list(part.composition)
         qualities = []
-        quality_options: dict[tuple[str, str], dict] = {}  # (key, per) -> the option as first met
+        quality_options: dict[tuple[str, str, int], dict] = {}  # (key, per, points_once) -> the option first met
         for quality, extra in sorted(part.qualities.items(), key=lambda item: QUALITIES.index(item[0])):
             composition = composition or extra.composition
             per_extra = extra.per_extra if extra.per_extra is not None else part.per_extra
@@ -987,22 +989,25 @@ class UnitBuilder:
         return unit
 
     def merge_quality_options(
-        self, options: list[dict], by_key: dict[tuple[str, str], dict], quality: str, offered: list[dict]
+        self, options: list[dict], by_key: dict[tuple[str, str, int], dict], quality: str, offered: list[dict]
     ) -> None:
         """Options under a quality's entry join the unit's once, with that quality's price noted; one priced
-        per man for some qualities and per unit for others becomes one option each way."""
+        per man for some qualities and per unit for others (or with another cost once on top) becomes one
+        option each way."""
         unit_keys = {o["key"] for o in options if "_offered" not in o}
         for option in offered:
             if option["key"] in unit_keys:
                 continue  # the unit's own option of that name comes first
-            slot = (option["key"], option.get("per", "unit"))
+            slot = (option["key"], option.get("per", "unit"), option.get("points_once", 0))
             first = by_key.get(slot)
             if first is None:
-                if any(key == option["key"] for key, _ in by_key):
+                if any(key == option["key"] for key, _, _ in by_key):
                     option["key"] = f"{option['key']}-{quality}"
                     for entry_id in option["_ids"]:
                         self.option_keys[entry_id] = option["key"]
-                    self.report.pattern("an option per man for some qualities and per unit for others: one each way")
+                    self.report.pattern(
+                        "an option priced one way for some qualities and another for others: one each way"
+                    )
                 first = by_key[slot] = option
                 option["_offered"] = {}
                 options.append(option)
