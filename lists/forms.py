@@ -183,7 +183,7 @@ class UnitForm(_JudgedForm):
         self.fields["size"].widget.attrs["placeholder"] = unit_type.base_size
         self.fields["transport"].choices = [("", "On foot"), *carriers]
         self.option_names: dict[str, str] = {}
-        for option in open_options(unit_type, army_key):
+        for option in open_options(unit_type, army_key, unit.quality):
             name = f"option-{option.key}"
             self.option_names[option.key] = name
             if is_single_option(option):

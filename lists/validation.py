@@ -39,9 +39,15 @@ def option_max(option: OptionInfo) -> int:
     return option.max if option.max is not None else OPTION_COUNT_MAX
 
 
-def open_options(unit_type: UnitTypeInfo, army_key: str) -> list[OptionInfo]:
-    """The options a unit offers to this army (some options are only for named armies)."""
-    return [option for option in unit_type.options.values() if not option.armies or army_key in option.armies]
+def open_options(unit_type: UnitTypeInfo, army_key: str, quality: str | None = None) -> list[OptionInfo]:
+    """The options a unit offers to this army (some options are only for named armies), and to a unit of
+    this quality when one is given (some options are only for some qualities)."""
+    return [
+        option
+        for option in unit_type.options.values()
+        if (not option.armies or army_key in option.armies)
+        and (quality is None or not option.qualities or quality in option.qualities)
+    ]
 
 
 def open_qualities(unit_type: UnitTypeInfo, army_key: str) -> list[str]:
