@@ -224,3 +224,22 @@ def test_the_api_gives_an_options_prices_by_quality_and_the_lists_fielding_a_qua
     assert handler["quality_points"] == {"inexperienced": 16, "regular": 21, "veteran": 26}
     veteran = next(cost for cost in data["qualities"] if cost["quality"] == "Veteran")
     assert veteran["armies"] and "soviet-union-1941-barbarossa" not in veteran["armies"]
+
+
+def test_the_editor_offers_the_qualities_the_theatre_fields_and_the_options_of_the_units_quality(client):
+    """BA2 - Armies of Great Britain.cat, Infantry Section (Early War) under 1940: Fall of France: its Veteran
+    entry is hidden there; Regular Soldier with LMG (64fd-0090-08d9-bbb4) sits under the Regular entry only."""
+    roster = """
+game: Bolt Action (2nd edition)
+army: great-britain-1940-fall-of-france
+units:
+  - {unit: great-britain-infantry-section-early-war, quality: Inexperienced, size: 5}
+"""
+    response = client.post("/rosters/import/", {"text": roster})
+    assert response.status_code == 302
+    page = client.get(response["Location"]).content.decode()
+    quality_select = re.search(r'<select name="quality".*?</select>', page, re.S).group(0)
+    assert ">Inexperienced<" in quality_select and ">Regular<" in quality_select
+    assert ">Veteran<" not in quality_select
+    assert "Inexperienced Soldier with LMG" in page
+    assert "Regular Soldier with LMG" not in page
