@@ -209,11 +209,13 @@ def unit(request: HttpRequest, system_key: str, unit_key: str) -> JsonResponse:
                     "quality": c.quality.name,
                     "points": c.points,
                     "per_extra_model": c.per_extra_model,
+                    "armies": c.armies,
                     "citation": c.citation,
                 }
                 for c in unit.quality_costs.all()
             ],
             "size": {"min": unit.min_size, "max": unit.max_size},
+            "army_limits": unit.army_limits,
             "composition": [
                 {
                     "count": m.count,
@@ -238,6 +240,10 @@ def unit(request: HttpRequest, system_key: str, unit_key: str) -> JsonResponse:
                     "points": o.points,
                     "per": o.per,
                     "max": o.max,
+                    "quality_points": o.quality_points,
+                    "qualities": o.qualities,
+                    "points_with": o.points_with,
+                    "points_once": o.points_once,
                     "percent": o.percent or None,
                     "copies_unit": o.copies_unit,
                     "service_start": o.service_start,

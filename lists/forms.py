@@ -26,6 +26,7 @@ from lists.validation import (
     house_rule_refusals,
     label_refusals,
     open_options,
+    open_qualities,
     option_max,
     roster_refusals,
     setting_choices,
@@ -170,7 +171,9 @@ class UnitForm(_JudgedForm):
         unit_type: UnitTypeInfo = unit.unit_type
         self.system, self.army_key, self.unit_type, self.taken_labels = system, army_key, unit_type, taken_labels
         self.fields["label"].widget.attrs["placeholder"] = unit_type.name
-        self.fields["quality"].widget.choices = [(key, system.qualities[key].name) for key in unit_type.quality_prices]
+        self.fields["quality"].widget.choices = [
+            (key, system.qualities[key].name) for key in open_qualities(unit_type, army_key)
+        ]
         ranks = [r for r in (unit_type.officer_rank, *unit_type.officer_ranks) if r]
         if unit.officer_rank and unit.officer_rank not in ranks:
             ranks.append(unit.officer_rank)  # a rank saved from a file stays chosen; the rules judge it
@@ -180,7 +183,7 @@ class UnitForm(_JudgedForm):
         self.fields["size"].widget.attrs["placeholder"] = unit_type.base_size
         self.fields["transport"].choices = [("", "On foot"), *carriers]
         self.option_names: dict[str, str] = {}
-        for option in open_options(unit_type, army_key):
+        for option in open_options(unit_type, army_key, unit.quality):
             name = f"option-{option.key}"
             self.option_names[option.key] = name
             if is_single_option(option):

@@ -299,10 +299,10 @@ def _build_game_data(system: models.GameSystem) -> GameData:
         .values_list("unittype_id", "officerrank__key")
     )
     prices = _grouped(
-        (unit_id, (quality, QualityPrice(points, per_extra)))
-        for unit_id, quality, points, per_extra in models.QualityCost.objects.filter(**in_system)
+        (unit_id, (quality, QualityPrice(points, per_extra, tuple(armies))))
+        for unit_id, quality, points, per_extra, armies in models.QualityCost.objects.filter(**in_system)
         .order_by("quality__position")
-        .values_list("unit_type_id", "quality__key", "points", "per_extra_model")
+        .values_list("unit_type_id", "quality__key", "points", "per_extra_model", "armies")
     )
     model_weapons = _grouped(
         models.UnitModel.weapons.through.objects.filter(unitmodel__unit_type__system=system)
@@ -357,6 +357,10 @@ def _build_game_data(system: models.GameSystem) -> GameData:
             "service_end",
             "service_period",
             "period_points",
+            "quality_points",
+            "points_with",
+            "qualities",
+            "points_once",
             "percent",
             "armies",
             "crew",
@@ -399,6 +403,10 @@ def _build_game_data(system: models.GameSystem) -> GameData:
             service_end=option["service_end"],
             service_period=option["service_period"],
             period_points=option["period_points"],
+            quality_points=option["quality_points"],
+            points_with=option["points_with"],
+            qualities=tuple(option["qualities"]),
+            points_once=option["points_once"],
             percent=option["percent"],
             armies=tuple(option["armies"]),
             crew=option["crew"],
@@ -423,6 +431,7 @@ def _build_game_data(system: models.GameSystem) -> GameData:
             "min_size",
             "max_size",
             "max_in_roster",
+            "army_limits",
             "officer_rank__key",
             "weapon_categories",
             "transport_capacity",
@@ -451,6 +460,7 @@ def _build_game_data(system: models.GameSystem) -> GameData:
             min_size=row["min_size"],
             max_size=row["max_size"],
             max_in_roster=row["max_in_roster"],
+            army_limits=row["army_limits"],
             officer_rank=row["officer_rank__key"],
             officer_ranks=tuple(unit_ranks.get(unit_id, [])),
             options=unit_options.get(unit_id, {}),

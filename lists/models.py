@@ -233,6 +233,7 @@ class UnitType(PackRow):
     min_size = models.PositiveIntegerField(null=True, blank=True)
     max_size = models.PositiveIntegerField(null=True, blank=True)
     max_in_roster = models.PositiveIntegerField(null=True, blank=True)
+    army_limits = models.JSONField(default=dict, blank=True)  # army key -> its own limit, where it differs
     officer_rank = models.ForeignKey(OfficerRank, null=True, blank=True, on_delete=models.SET_NULL)
     officer_ranks = models.ManyToManyField(OfficerRank, blank=True, related_name="allowed_in")
     weapon_categories = models.JSONField(null=True, blank=True)  # None: any category
@@ -287,6 +288,7 @@ class QualityCost(models.Model):
     quality = models.ForeignKey(TroopQuality, on_delete=models.CASCADE)
     points = models.PositiveIntegerField()
     per_extra_model = models.PositiveIntegerField(null=True, blank=True)
+    armies = models.JSONField(default=list, blank=True)  # army keys offering this quality; empty: any army
     citation = models.JSONField(null=True, blank=True)
 
     class Meta:
@@ -315,6 +317,10 @@ class UnitOption(models.Model):
     service_end = models.PositiveSmallIntegerField(null=True, blank=True)
     service_period = models.CharField(max_length=80, blank=True)
     period_points = models.JSONField(default=dict)
+    quality_points = models.JSONField(default=dict, blank=True)  # quality key -> points, where they differ
+    points_with = models.JSONField(default=dict, blank=True)  # option key -> points more each while it is taken
+    qualities = models.JSONField(default=list, blank=True)  # quality keys it is offered to; empty: any quality
+    points_once = models.IntegerField(default=0)  # paid once on top when taken at all
     percent = models.IntegerField(default=0)
     armies = models.JSONField(default=list, blank=True)  # army keys; empty: any army
     copies_unit = models.BooleanField(default=False)  # each adds another copy of the unit, at its points

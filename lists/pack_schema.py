@@ -11,7 +11,15 @@ from __future__ import annotations
 import re
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    NonNegativeInt,
+    StringConstraints,
+    field_validator,
+    model_validator,
+)
 
 Key = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=80)]
 Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
@@ -418,6 +426,7 @@ class QualityCost(Strict):
     quality: Key
     points: int = Field(ge=0)
     per_extra_model: int | None = Field(default=None, ge=0)
+    armies: list[Key] = []  # only these army lists field the unit at this quality (empty: any army)
     citation: Citation | None = None
 
 
@@ -443,6 +452,11 @@ class Option(Strict):
     officer_rank: Key | None = None
     service: Service | None = None
     periods: dict[Key, int] = {}  # points by game period, where they differ
+    quality_points: dict[Key, int] = {}  # points for a unit of this quality, where they differ
+    # Each one costs this much more (or less) while another option of the unit is taken too (Cavalry: +5 a man).
+    points_with: dict[Key, int] = {}
+    qualities: list[Key] = []  # only units of these qualities may take it (empty: any quality)
+    points_once: int = 0  # paid once on top when taken at all (a per-man option's own cost in BattleScribe)
     percent: int = 0  # a cost change in percent of the unit's cost (Panzer Attack: 20)
     armies: list[Key] = []  # only these armies may take it (empty: any army fielding the unit)
     # Each one adds another copy of the unit as listed, at its listed points (Russian combined AFVs).
@@ -472,6 +486,7 @@ class Unit(Strict):
     min_size: int | None = Field(default=None, ge=0)
     max_size: int | None = Field(default=None, ge=0)
     max_in_roster: int | None = Field(default=None, ge=1)  # at most this many of the unit (a roster is one force)
+    army_limits: dict[Key, NonNegativeInt] = {}  # an army list's own limit, where it differs (0: none)
     qualities: list[QualityCost] = []
     officer_rank: Key | None = None
     officer_ranks: list[Key] = []

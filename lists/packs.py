@@ -364,8 +364,12 @@ class _ReferenceCheck:
             self.need(located, ".capacity_from", unit.capacity_from, "capacities", "capacity")
             for index, rank in enumerate(unit.officer_ranks):
                 self.need(located, f".officer_ranks.{index}", rank, "officer_ranks", "officer rank")
+            for army_key in unit.army_limits:
+                self.need(located, ".army_limits", army_key, "armies", "army")
             for index, cost in enumerate(unit.qualities):
                 self.need(located, f".qualities.{index}.quality", cost.quality, "qualities", "troop quality")
+                for a_index, army_key in enumerate(cost.armies):
+                    self.need(located, f".qualities.{index}.armies.{a_index}", army_key, "armies", "army")
             for index, rule_key in enumerate(unit.rules):
                 self.need(located, f".rules.{index}", rule_key, "rules", "rule")
             for index, category in enumerate(unit.weapon_categories or []):
@@ -389,6 +393,14 @@ class _ReferenceCheck:
             self.need(located, f"{path}.replaces.{w_index}", weapon_key, "weapons", "weapon")
         for period in option.periods:
             self.need_period(located, f"{path}.periods", period)
+        for quality in option.quality_points:
+            self.need(located, f"{path}.quality_points", quality, "qualities", "quality")
+        for q_index, quality in enumerate(option.qualities):
+            self.need(located, f"{path}.qualities.{q_index}", quality, "qualities", "quality")
+        offered = {other.key for other in unit.options}
+        for other in option.points_with:
+            if other not in offered or other == option.key:
+                self.error(located, f"{path}.points_with", f"{other!r} is not another option of the unit")
 
     def organisations(self) -> None:
         for located in self.pack.sections["organisations"]:
@@ -795,6 +807,7 @@ def _write_units(pack: Pack, scope: dict, armies: dict, unit_categories: dict, r
                 "min_size": u.min_size,
                 "max_size": u.max_size,
                 "max_in_roster": u.max_in_roster,
+                "army_limits": u.army_limits,
                 "officer_rank": ranks[(u.officer_rank,)] if u.officer_rank else None,
                 "weapon_categories": u.weapon_categories,
                 "armour": _dump(u.armour),
@@ -858,6 +871,7 @@ def _write_compositions(
                     quality=qualities[(cost.quality,)],
                     points=cost.points,
                     per_extra_model=cost.per_extra_model,
+                    armies=cost.armies,
                     citation=_dump(cost.citation),
                 )
             )
@@ -931,6 +945,10 @@ def _write_options(pack: Pack, game, units: dict, weapons: dict, ranks: dict) ->
                 "officer_rank": ranks[(option.officer_rank,)] if option.officer_rank else None,
                 **_service_fields(option.service),
                 "period_points": option.periods,
+                "quality_points": option.quality_points,
+                "points_with": option.points_with,
+                "qualities": option.qualities,
+                "points_once": option.points_once,
                 "percent": option.percent,
                 "armies": option.armies,
                 "copies_unit": option.copies_unit,

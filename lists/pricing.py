@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from lists.snapshot import HouseRuleChoice, RosterSnapshot, UnitChoice
+from lists.snapshot import HouseRuleChoice, OptionInfo, RosterSnapshot, UnitChoice
 
 
 def _round(value: float) -> int:
@@ -63,11 +63,18 @@ def base_points(roster: RosterSnapshot, unit: UnitChoice) -> int:
     points = listed
     if unit.size is not None and unit.size > unit_type.base_size and price and price.per_extra_model:
         points += (unit.size - unit_type.base_size) * price.per_extra_model
-    game_period = roster.game_period
     for option, count in unit.chosen_options:
-        each = listed if option.copies_unit else option.period_points.get(game_period, option.points)
-        points += each * count
+        points += option_each(roster, unit, option, listed) * count + option.points_once
     return points
+
+
+def option_each(roster: RosterSnapshot, unit: UnitChoice, option: OptionInfo, listed: int) -> int:
+    """What one of an option costs on this unit: by game period or quality, and more while another option is taken."""
+    if option.copies_unit:
+        return listed
+    each = option.quality_points.get(unit.quality, option.points) if unit.quality else option.points
+    each = option.period_points.get(roster.game_period, each)
+    return each + sum(points for key, points in option.points_with.items() if unit.options.get(key))
 
 
 def unit_points(roster: RosterSnapshot, unit: UnitChoice) -> int:

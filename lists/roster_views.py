@@ -67,6 +67,7 @@ from lists.rules.period import period_findings
 from lists.rules.transport import transport_candidates
 from lists.sharing import hash_secret, new_edit_secret, new_share_id, roster_for_edit, roster_for_share
 from lists.snapshot import HouseRuleChoice, RosterSnapshot, UnitChoice
+from lists.validation import open_qualities
 from lists.verdict import Verdict, judge
 from lists.views import home_page
 
@@ -366,7 +367,7 @@ def _unit_picker(snapshot: RosterSnapshot, data: GameData, army_id: int) -> list
     counts = category_counts(snapshot)
     for source, unit_id in data.available_units(army_id):
         unit_type = data.unit_types[unit_id]
-        quality = next(iter(unit_type.quality_prices), None)
+        quality = next(iter(open_qualities(unit_type, snapshot.army_key)), None)
         candidate = UnitChoice(index=len(snapshot.units), label=unit_type.name, unit_type=unit_type, quality=quality)
         alone = replace(snapshot, units=[candidate])
         group = groups.setdefault(
@@ -500,7 +501,7 @@ def add_unit(request: HttpRequest, secret: str) -> HttpResponse:
             return _conflict(request, roster, secret)
         unit_type = data.unit_types[unit_id]
         labels = dict.fromkeys(roster.units.values_list("label", flat=True), 0)
-        quality = next(iter(unit_type.quality_prices), None)
+        quality = next(iter(open_qualities(unit_type, data.armies[roster.army_id].key)), None)
         position = (roster.units.order_by("-position").values_list("position", flat=True).first() or 0) + 1
         unit = models.RosterUnit.objects.create(
             roster=roster,

@@ -102,6 +102,10 @@ class OptionInfo:
     service_end: int | None = None
     service_period: str = ""
     period_points: dict[str, int] = field(default_factory=dict)
+    quality_points: dict[str, int] = field(default_factory=dict)  # points for a unit of this quality
+    points_with: dict[str, int] = field(default_factory=dict)  # option key -> points more each while it is taken
+    qualities: tuple[str, ...] = ()  # only units of these qualities may take it; empty: any quality
+    points_once: int = 0  # paid once on top when taken at all
     percent: int = 0
     armies: tuple[str, ...] = ()
     crew: int | None = None  # the unit's crew with this option (a bigger gun's crew of 4)
@@ -112,6 +116,7 @@ class OptionInfo:
 class QualityPrice:
     points: int
     per_extra_model: int | None = None
+    armies: tuple[str, ...] = ()  # only these army lists field the unit at this quality; empty: any army
 
 
 @dataclass(frozen=True)
@@ -128,6 +133,7 @@ class UnitTypeInfo:
     min_size: int | None = None
     max_size: int | None = None
     max_in_roster: int | None = None  # at most this many of the unit in a roster
+    army_limits: dict[str, int] = field(default_factory=dict)  # an army list's own limit, where it differs
     officer_rank: str | None = None
     officer_ranks: tuple[str, ...] = ()
     options: dict[str, OptionInfo] = field(default_factory=dict)
@@ -149,6 +155,10 @@ class UnitTypeInfo:
     def base_size(self) -> int:
         """Figures of men in the unit as listed (vehicles and guns are not men)."""
         return sum(line.men for line in self.composition)
+
+    def limit_in(self, army_key: str) -> int | None:
+        """At most how many of the unit a roster of this army list holds (None: no limit)."""
+        return self.army_limits.get(army_key, self.max_in_roster)
 
 
 @dataclass(frozen=True)

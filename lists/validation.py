@@ -39,9 +39,20 @@ def option_max(option: OptionInfo) -> int:
     return option.max if option.max is not None else OPTION_COUNT_MAX
 
 
-def open_options(unit_type: UnitTypeInfo, army_key: str) -> list[OptionInfo]:
-    """The options a unit offers to this army (some options are only for named armies)."""
-    return [option for option in unit_type.options.values() if not option.armies or army_key in option.armies]
+def open_options(unit_type: UnitTypeInfo, army_key: str, quality: str | None = None) -> list[OptionInfo]:
+    """The options a unit offers to this army (some options are only for named armies), and to a unit of
+    this quality when one is given (some options are only for some qualities)."""
+    return [
+        option
+        for option in unit_type.options.values()
+        if (not option.armies or army_key in option.armies)
+        and (quality is None or not option.qualities or quality in option.qualities)
+    ]
+
+
+def open_qualities(unit_type: UnitTypeInfo, army_key: str) -> list[str]:
+    """The qualities a unit is priced at in this army (a theatre list may not field some of them)."""
+    return [key for key, price in unit_type.quality_prices.items() if not price.armies or army_key in price.armies]
 
 
 def label_refusals(label: str, taken: dict[str, str]) -> list[Refusal]:
@@ -68,10 +79,11 @@ def unit_refusals(
         priced = unit_type.quality_prices
         if quality not in system.qualities:
             refusals.append(Refusal("quality", f"{quality!r} is not a troop quality of {system.name}."))
-        elif priced and quality not in priced:
-            offered = " or ".join(system.qualities[key].name for key in priced)
+        elif priced and quality not in open_qualities(unit_type, army_key):
+            offered = " or ".join(system.qualities[key].name for key in open_qualities(unit_type, army_key))
             name = system.qualities[quality].name
-            refusals.append(Refusal("quality", f"{unit_type.name} has no {name} price: choose {offered}."))
+            where = "" if quality not in priced else " in this army list"
+            refusals.append(Refusal("quality", f"{unit_type.name} has no {name} price{where}: choose {offered}."))
     if size is not None and not SIZE_MIN <= size <= SIZE_MAX:
         refusals.append(Refusal("size", f"A unit has from {SIZE_MIN} to {SIZE_MAX} men, not {size}."))
     if officer_rank is not None and officer_rank not in system.ranks:
@@ -81,6 +93,11 @@ def unit_refusals(
         option = offered.get(key)
         if option is None:
             refusals.append(Refusal(f"options.{key}", f"{unit_type.name} offers no option {key!r} to this army."))
+        elif count and quality is not None and option.qualities and quality not in option.qualities:
+            allowed = " or ".join(system.qualities[key].name for key in option.qualities if key in system.qualities)
+            refusals.append(
+                Refusal(f"options.{key}", f"{option.name} is only for {allowed} units of {unit_type.name}.")
+            )
         elif not 0 <= count <= option_max(option):
             most = option_max(option)
             times = "once" if most == 1 else f"{most} times"

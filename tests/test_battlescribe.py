@@ -4,6 +4,8 @@ Every expected figure is read off the fixture XML (`Fixture System.gst`,
 `Armies of Testland.cat`); the entry ids are given beside each test.
 """
 
+import io
+import json
 import shutil
 import zipfile
 from pathlib import Path
@@ -15,7 +17,8 @@ from django.core.management import call_command
 from lists.battlescribe.reader import DataError, read_library
 from lists.battlescribe.run import DEFAULT_SUMMARIES, import_data
 from lists.battlescribe.summaries import load_summaries
-from lists.packs import check_references, read_pack
+from lists.models import GameSystem, Roster
+from lists.packs import check_references, load_all, read_pack
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures" / "battlescribe"
@@ -278,7 +281,7 @@ def test_a_force_entry_becomes_an_organisation_with_repeating_slot_limits(conver
 
 def test_the_report_counts_what_was_converted(converted):
     counts = converted["report"].counts
-    assert (counts["entries a player can add"], counts["entries converted"]) == (4, 3)
+    assert (counts["entries a player can add"], counts["entries converted"]) == (6, 5)
     assert counts["theatre selectors converted"] == 2
 
 
@@ -322,5 +325,154 @@ def test_the_command_prints_the_report(tmp_path, capsys):
         "--summaries",
         str(FIXTURES / "rule_summaries.yaml"),
     )
-    assert "entries a player can add: 4; converted: 3 (75.0%)" in capsys.readouterr().out
+    assert "entries a player can add: 6; converted: 5 (83.3%)" in capsys.readouterr().out
     assert (pack / "armies" / "IMPORT-REPORT.md").exists()
+
+
+# Conditional costs, qualities and limits: the pack fields, then what a player pays ---------------------------
+
+
+def test_an_option_under_each_quality_entry_is_priced_by_quality_and_offered_only_to_those_qualities(converted):
+    """u-pioneer: o-charges-reg (Regular) costs 3; o-charges-vet (Veteran) costs 3 and gains 3 whenever it is
+    taken in its Veteran selection; Inexperienced has no Demolition Charges."""
+    charges = _option(_unit(converted, "Pioneer Team"), "Demolition Charges")
+    assert (charges["points"], charges["quality_points"], charges["qualities"]) == (
+        3,
+        {"veteran": 6},
+        ["regular", "veteran"],
+    )
+
+
+def test_an_option_set_by_the_units_quality_is_priced_by_quality(converted):
+    """o-handler costs 0 and is set to 12 while u-pioneer-reg, to 15 while u-pioneer-vet is chosen."""
+    handler = _option(_unit(converted, "Pioneer Team"), "Handler")
+    assert (handler["points"], handler["quality_points"]) == (0, {"regular": 12, "veteran": 15})
+    assert "qualities" not in handler
+
+
+def test_a_quality_a_theatre_hides_is_offered_only_in_the_other_lists(converted):
+    """u-pioneer-ine is hidden while sel-desert is chosen."""
+    qualities = {q["quality"]: q for q in _unit(converted, "Pioneer Team")["qualities"]}
+    assert qualities["inexperienced"]["armies"] == ["testland-1944-normandy"]
+    assert "armies" not in qualities["regular"]
+
+
+def test_an_unconditional_set_points_is_the_options_price(converted):
+    """u-tank-mmg costs 15, and a modifier without conditions sets its points to 5."""
+    assert _option(_unit(converted, "Panzer Test"), "Pintle-Mounted MMG (15pts)")["points"] == 5
+
+
+def test_a_price_set_by_the_units_primary_category_applies(converted):
+    """o-radio costs 10, set to 0 when the unit is an instance of cat-hq (Mounted Officer's primary category)."""
+    assert _option(_unit(converted, "Mounted Officer"), "Field Radio")["points"] == 0
+
+
+def test_a_man_costs_more_while_another_option_is_taken(converted):
+    """m-mounted-man costs 10, +5 while o-cavalry is selected in u-mounted; its +7 counts o-cavalry inside the
+    man himself, where it never is, so BattleScribe never adds it."""
+    man = _option(_unit(converted, "Mounted Officer"), "Regular Soldier")
+    assert (man["points"], man["points_with"]) == (10, {"cavalry": 5})
+    assert "| 1 | a point change whose condition never holds in its scope" in converted["text"]
+
+
+def test_a_unit_limit_a_theatre_changes_is_that_theatre_lists_own_limit(converted):
+    """l-pioneer-max: 1 per force, set to 2 while sel-desert is chosen."""
+    pioneers = _unit(converted, "Pioneer Team")
+    assert (pioneers["max_in_roster"], pioneers["army_limits"]) == (1, {"testland-1942-desert": 2})
+
+
+def test_a_per_man_option_only_the_fixed_men_pay_for_is_priced_with_the_unit(converted):
+    """o-smoke costs 1 and takes 1 off when taken; m-nco (exactly one) and m-lmg gain 1 while it is taken in
+    u-squad, and m-soldier's +1 counts it inside the soldier, where it never is: 1 - 1 + 1 for the NCO, and
+    the LMG man pays his 1 himself."""
+    squad = _unit(converted, "Rifle Squad")
+    smoke = _option(squad, "Smoke Bombs")
+    assert (smoke["points"], smoke.get("per", "unit")) == (1, "unit")
+    assert _option(squad, "Regular Soldier with LMG")["points_with"] == {"smoke-bombs": 1}
+
+
+def test_a_per_man_option_whose_own_cost_does_not_cancel_pays_it_once(converted):
+    """o-sticky costs 0 and takes 2 off when taken, and every man (m-nco, m-soldier) gains 2 meanwhile."""
+    sticky = _option(_unit(converted, "Rifle Squad"), "Sticky Bombs")
+    assert (sticky["points"], sticky["per"], sticky["points_once"]) == (2, "model", -2)
+
+
+@pytest.fixture(scope="module")
+def fixture_game(converted, django_db_setup, django_db_blocker):
+    """The converted fixture pack loaded as the game (each test rolls back its own changes)."""
+    with django_db_blocker.unblock():
+        load_all(converted["pack"].parent)
+    yield
+    with django_db_blocker.unblock():
+        Roster.objects.all().delete()
+        GameSystem.objects.all().delete()
+
+
+def _validate(tmp_path: Path, army: str, *units: str) -> tuple[int, dict | str]:
+    """validate_roster on a roster of these unit lines: the exit code and the JSON verdict (or the error text)."""
+    path = tmp_path / "roster.yaml"
+    lines = "".join(f"  - {line}\n" for line in units)
+    path.write_text(f'game: Bolt Action (2nd edition)\narmy: "{army}"\nunits:\n{lines}')
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.raises(SystemExit) as exit_info:
+        call_command("validate_roster", str(path), "--json", stdout=out, stderr=err)
+    return exit_info.value.code, (json.loads(out.getvalue()) if out.getvalue() else err.getvalue())
+
+
+NORMANDY, DESERT = "1944: Normandy (Armies of Testland)", "1942: Desert (Armies of Testland)"
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("fixture_game")
+class TestWhatAPlayerPays:
+    def test_a_mounted_officer_with_cavalry_pays_more_for_each_extra_man(self, tmp_path):
+        """Regular 50 + Cavalry 5 + 2 Regular Soldiers at 10 + 5 = 85; without Cavalry 50 + 2 x 10 = 70."""
+        unit = "{unit: testland-mounted-officer, quality: Regular, options: [cavalry, {option: regular-soldier, count: 2}]}"
+        assert _validate(tmp_path, NORMANDY, unit)[1]["points"] == 85
+        plain = "{unit: testland-mounted-officer, quality: Regular, options: [{option: regular-soldier, count: 2}]}"
+        assert _validate(tmp_path, NORMANDY, plain)[1]["points"] == 70
+
+    def test_options_cost_what_the_units_quality_pays(self, tmp_path):
+        """Veteran 39 + Demolition Charges 3 + 3 + Handler 15 = 60; Regular 30 + 3 + 12 = 45."""
+        veteran = "{unit: testland-pioneer-team, quality: Veteran, options: [demolition-charges, handler]}"
+        regular = "{unit: testland-pioneer-team, quality: Regular, options: [demolition-charges, handler]}"
+        assert _validate(tmp_path, NORMANDY, veteran)[1]["points"] == 60
+        assert _validate(tmp_path, DESERT, regular)[1]["points"] == 45
+
+    def test_an_option_for_other_qualities_is_refused(self, tmp_path):
+        """The Inexperienced entry (u-pioneer-ine) holds no Demolition Charges."""
+        code, error = _validate(
+            tmp_path, NORMANDY, "{unit: testland-pioneer-team, quality: Inexperienced, options: [demolition-charges]}"
+        )
+        assert code == 2
+        assert "Demolition Charges is only for Regular or Veteran units of Pioneer Team" in error
+
+    def test_a_quality_the_theatre_hides_is_refused_there_only(self, tmp_path):
+        """u-pioneer-ine (24) is hidden in the Desert list and shown in Normandy."""
+        assert _validate(tmp_path, NORMANDY, "{unit: testland-pioneer-team, quality: Inexperienced}")[1]["points"] == 24
+        code, error = _validate(tmp_path, DESERT, "{unit: testland-pioneer-team, quality: Inexperienced}")
+        assert code == 2
+        assert "Pioneer Team has no Inexperienced price in this army list" in error
+
+    def test_the_theatre_lists_own_unit_limit_applies(self, tmp_path):
+        """l-pioneer-max: 2 Pioneer Teams are one too many in Normandy (1) and allowed in the Desert (2)."""
+        two = ["{unit: testland-pioneer-team, quality: Regular}"] * 2
+        _, normandy = _validate(tmp_path, NORMANDY, *two)
+        _, desert = _validate(tmp_path, DESERT, *two)
+        assert "org.too_many" in [f["code"] for f in normandy["findings"]]
+        assert "org.too_many" not in [f["code"] for f in desert["findings"]]
+
+    def test_a_squad_pays_the_fixed_mens_share_of_a_per_man_option(self, tmp_path):
+        """Rifle Squad 5 men (50) + Smoke Bombs (1 for the NCO) + Soldier with LMG 30 + 1 = 82."""
+        unit = "{unit: testland-rifle-squad, size: 5, options: [smoke-bombs, regular-soldier-with-lmg]}"
+        assert _validate(tmp_path, NORMANDY, unit)[1]["points"] == 82
+
+    def test_a_per_man_option_pays_each_man_and_its_own_cost_once(self, tmp_path):
+        """Rifle Squad 5 men (50) + Sticky Bombs for 5 men at 2 (o-sticky: every man +2), less its own 2 = 58."""
+        unit = "{unit: testland-rifle-squad, size: 5, options: [{option: sticky-bombs, count: 5}]}"
+        assert _validate(tmp_path, NORMANDY, unit)[1]["points"] == 58
+
+    def test_an_option_set_to_a_price_costs_that_price(self, tmp_path):
+        """Panzer Test Regular 235 + Pintle-Mounted MMG set to 5 (u-tank-mmg) = 240."""
+        unit = "{unit: testland-panzer-test, quality: Regular, options: [pintle-mounted-mmg-15pts]}"
+        assert _validate(tmp_path, NORMANDY, unit)[1]["points"] == 240

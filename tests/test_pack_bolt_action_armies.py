@@ -159,3 +159,87 @@ units: []
     assert exported["army"] == "united-states-1944-normandy"
     again = load_roster_file(json.dumps(exported).encode(), "roster.json")
     assert again.snapshot().army_key == "united-states-1944-normandy"
+
+
+def test_a_british_section_pays_for_anti_tank_grenades_as_battlescribe_charges(tmp_path):
+    """BA2 - Armies of Great Britain.cat, Infantry Section (Early War). Inexperienced (983c-1db4-28cf-1213):
+    5 men at 7 (35); Inexperienced Soldier with LMG 57c9-b805-b0f3-1f97 at 7 + the LMG of Bolt Action 2.gst
+    (14a1-5df7-8293-36d8, 20) = 27; Anti-tank Grenades d899-f185-9db1-c972 cost 0 and take 2 off when taken,
+    while the NCO (7110-11fd-dc96-a690) and the LMG man gain 2 each; the soldiers' own +2 counts the grenades
+    inside the soldier (scope 6e01-d744-c6b5-dc65) and never applies: 35 + 27 - 2 + 2 + 2 = 64.
+    Regular (b2d0-f024-8d81-a269): 10 men at 10 (100); its grenades 94fb-7fad-cccb-909b cost 2 and take
+    2 off, and every man gains 2 (20): 120."""
+    roster = """
+game: Bolt Action (2nd edition)
+army: great-britain-1940-fall-of-france
+units:
+"""
+    inexperienced = (
+        "  - {unit: great-britain-infantry-section-early-war, quality: Inexperienced, size: 5, options: [%s]}\n"
+    )
+    regular = "  - {unit: great-britain-infantry-section-early-war, quality: Regular, size: 10, options: [%s]}\n"
+    assert validate(tmp_path, roster + inexperienced % "inexperienced-soldier-with-lmg")[1]["points"] == 35 + 27
+    with_grenades = inexperienced % "anti-tank-grenades, inexperienced-soldier-with-lmg"
+    assert validate(tmp_path, roster + with_grenades)[1]["points"] == 64
+    grenades_for_all = regular % "{option: anti-tank-grenades-regular, count: 10}"
+    assert validate(tmp_path, roster + grenades_for_all)[1]["points"] == 120
+
+
+def test_dog_mine_handlers_cost_what_the_teams_quality_sets_and_its_theatre_offers(tmp_path):
+    """BA2 - Armies of the  Soviet Union.cat, Dog Mines' Anti-Tank Team: Handler with SMG 6a9f-20bc-f913-e25a
+    is set to 13, 18 or 23 points by the team's quality, and his compulsory SMG (11d1-041a-ee19-ec12) adds 3:
+    two Regular handlers cost 2 x (18 + 3) = 42. The team's Veteran entry is hidden under 1941: Barbarossa."""
+    roster = """
+game: Bolt Action (2nd edition)
+army: soviet-union-1941-barbarossa
+units:
+  - {unit: soviet-union-dog-mines-anti-tank-team, quality: %s, options: [{option: handler-with-smg, count: 2}]}
+"""
+    assert validate(tmp_path, roster % "Regular")[1]["points"] == 42
+    code, _, error = run_validate(tmp_path, roster % "Veteran")
+    assert code == 2
+    assert "has no Veteran price in this army list" in error
+
+
+def test_a_points_value_the_data_sets_is_the_options_price(tmp_path):
+    """BA2 - Armies of France.cat, 25mm Portee: Regular 105; its Pintle-Mounted MMG link 6fbf-180a-91fa-d3c9
+    is named "(15pts)" but a modifier without conditions sets its points to 5: 110."""
+    code, result = validate(
+        tmp_path,
+        """
+game: Bolt Action (2nd edition)
+army: france-1942-43-free-french-in-north-africa
+units:
+  - {unit: france-25mm-portee, quality: Regular, options: [pintle-mounted-mmg-360-15pts]}
+""",
+    )
+    assert result["points"] == 110
+
+
+def test_the_api_gives_an_options_prices_by_quality_and_the_lists_fielding_a_quality(client):
+    """BA2 - Armies of the  Soviet Union.cat, Dog Mines' Anti-Tank Team: Handler with SMG 6a9f-20bc-f913-e25a
+    at 13/18/23 + 3 by quality; its Veteran entry is hidden under 1941: Barbarossa."""
+    data = client.get("/api/games/bolt-action-2e/units/soviet-union-dog-mines-anti-tank-team/").json()
+    handler = next(option for option in data["options"] if option["key"] == "handler-with-smg")
+    assert handler["quality_points"] == {"inexperienced": 16, "regular": 21, "veteran": 26}
+    veteran = next(cost for cost in data["qualities"] if cost["quality"] == "Veteran")
+    assert veteran["armies"] and "soviet-union-1941-barbarossa" not in veteran["armies"]
+
+
+def test_the_editor_offers_the_qualities_the_theatre_fields_and_the_options_of_the_units_quality(client):
+    """BA2 - Armies of Great Britain.cat, Infantry Section (Early War) under 1940: Fall of France: its Veteran
+    entry is hidden there; Regular Soldier with LMG (64fd-0090-08d9-bbb4) sits under the Regular entry only."""
+    roster = """
+game: Bolt Action (2nd edition)
+army: great-britain-1940-fall-of-france
+units:
+  - {unit: great-britain-infantry-section-early-war, quality: Inexperienced, size: 5}
+"""
+    response = client.post("/rosters/import/", {"text": roster})
+    assert response.status_code == 302
+    page = client.get(response["Location"]).content.decode()
+    quality_select = re.search(r'<select name="quality".*?</select>', page, re.S).group(0)
+    assert ">Inexperienced<" in quality_select and ">Regular<" in quality_select
+    assert ">Veteran<" not in quality_select
+    assert "Inexperienced Soldier with LMG" in page
+    assert "Regular Soldier with LMG" not in page

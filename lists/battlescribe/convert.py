@@ -203,6 +203,12 @@ def _condition(condition: Element, selected: set[str]) -> bool:
     }.get(condition.get("type", ""), False)
 
 
+def signed(modifier: Element) -> float:
+    """A points modifier's change: an increment's value, a decrement's value taken off."""
+    value = number(modifier.get("value"))
+    return -value if modifier.get("type") == "decrement" else value
+
+
 def mentions(modifier: Element, ids: set[str]) -> bool:
     return any(c.get("childId") in ids for c in modifier.iter("condition"))
 
@@ -403,6 +409,21 @@ class Converter:
                 shown.append(key)
         return shown
 
+    def constraint_value(self, node: Node, constraint: Element, selected: set[str]) -> int:
+        """A constraint's value once the modifiers whose conditions hold for these selections are applied."""
+        value = number(constraint.get("value"))
+        for modifier in node.modifiers():
+            if modifier.get("field") != constraint.get("id") or not conditions_hold(modifier, selected):
+                continue
+            if modifier.find("repeats/repeat") is not None:
+                self.report.pattern("a limit that repeats with other selections: not carried")
+                continue
+            change = number(modifier.get("value"))
+            value = {"set": change, "increment": value + change, "decrement": value - change}.get(
+                modifier.get("type", ""), value
+            )
+        return max(0, int(value))
+
     def citation(self, catalogue: DataFile, node: Node, what: str) -> dict:
         return {"source": SOURCE, "entry": f"{catalogue.name}: {node.id} ({what})"}
 
@@ -454,6 +475,7 @@ class Part:
     rules: list[str] = field(default_factory=list)
     options: list[dict] = field(default_factory=list)
     qualities: dict[str, Part] = field(default_factory=dict)
+    armies: list[str] = field(default_factory=list)  # a quality's own part: the army lists showing it, if not all
 
 
 class UnitBuilder:
@@ -471,20 +493,138 @@ class UnitBuilder:
         # The per-man trick: models raise their cost when an option is taken (option id -> points per man).
         self.per_man: dict[str, float] = {}
         for part in root.parts():
-            for modifier in part.iter("modifier"):
-                if modifier.get("type") == "increment" and modifier.get("field") == "points":
-                    for condition in modifier.iter("condition"):
-                        self.per_man.setdefault(condition.get("childId", ""), number(modifier.get("value")))
+            for holder in part.iter("selectionEntry"):
+                for modifier in holder.findall("modifiers/modifier"):
+                    if modifier.get("field") == "points" and modifier.get("type") in ("increment", "decrement"):
+                        for condition in modifier.iter("condition"):
+                            if condition.get("childId") != holder.get("id"):  # a man's, not the option's own
+                                self.per_man.setdefault(condition.get("childId", ""), signed(modifier))
         # Options that cancel their own cost: the increments they trigger on the men are their price per man.
         self.per_man_options = {
             element.get("id", "")
             for part in root.parts()
             for element in part.iter("selectionEntry")
             for modifier in element.findall("modifiers/modifier")
-            if modifier.get("type") == "decrement"
-            and modifier.get("field") == "points"
+            if modifier.get("field") == "points"
+            and modifier.get("type") in ("increment", "decrement")
             and mentions(modifier, {element.get("id", "")})
         }
+        # Where each entry sits, for the scope of a condition: its selection's parent and every entry above it.
+        self.parent_of: dict[str, str] = {}
+        self.above: dict[str, set[str]] = {}
+        self.names: dict[str, str] = {}
+        # The men whose points change while an entry is taken: entry id -> (man ids, modifier, least, most).
+        self.paid_by: dict[str, list[tuple[set[str], Element, float, float | None]]] = {}
+        self.map_tree(root, set(), None)
+        self.per_model_ids: set[str] = set()  # per-man options priced per man (settle_per_man)
+        self.option_keys: dict[str, str] = {}  # entry id -> the key of the option made from it
+        self.primary_category = ""  # the unit's primary category id, set by the caller
+
+    def map_tree(self, node: Node, above: set[str], parent: str | None) -> None:
+        """Record each entry's parent selection and ancestors (groups are not selections); links count as both ids."""
+        ids = {node.id, node.element.get("id", "")}
+        if not node.is_group:
+            for entry_id in ids:
+                if entry_id in self.above:
+                    return  # a shared entry reached twice: its first place is kept
+                self.above[entry_id] = above
+                self.parent_of[entry_id] = parent or ""
+                self.names[entry_id] = node.name
+            for modifier in node.modifiers():
+                if modifier.get("field") == "points" and modifier.get("type") in ("increment", "decrement"):
+                    for condition in modifier.iter("condition"):
+                        if condition.get("childId") not in ids:
+                            paid = (ids, modifier, node.limit("min") or 0, node.limit("max"))
+                            self.paid_by.setdefault(condition.get("childId", ""), []).append(paid)
+            above, parent = above | ids, node.element.get("id", "")
+        for child in self.converter.children(node, self.catalogue):
+            self.map_tree(child, above, parent)
+
+    def men_share(self, option_id: str) -> tuple[float, list[str]] | None:
+        """Who pays while a per-man option is taken: what the men of a fixed number (an NCO) add, and the
+        men of a varying number who pay too; None when a man's condition is not understood.
+
+        A man whose condition never holds in its scope pays nothing, as in BattleScribe.
+        """
+        fixed, varying = 0.0, []
+        for man_ids, modifier, least, most in self.paid_by.get(option_id, []):
+            applies, _ = self.when(modifier, man_ids)
+            if applies == "never":
+                continue
+            if applies != "with":
+                return None
+            if least == most:
+                fixed += least * signed(modifier)
+            else:
+                varying += sorted(man_ids)
+        return fixed, varying
+
+    def settle_per_man(self, options: list[dict]) -> None:
+        """Price each per-man option: per man when men the squad may add pay for it (every man does, as the
+        data means it); else per unit, its own cost plus what its fixed men add, each man one adds as an
+        option paying through his own `points_with`."""
+        for option in options:
+            trick = option.pop("_per_man", None)
+            if trick is None:
+                continue
+            share = self.men_share(trick["id"])
+            if share is None or any(i not in self.option_keys for i in share[1]):
+                option["points"] = whole(trick["each"])
+                option.pop("max", None)
+                if trick["own"]:
+                    option["points_once"] = whole(trick["own"])  # what BattleScribe charges for the option itself
+                # "per" follows "points" in the pack's order of fields.
+                option |= {
+                    "per": "model",
+                    **{k: option.pop(k) for k in list(option) if k not in ("key", "name", "points")},
+                }
+                self.per_model_ids.update(option["_ids"])
+                if trick["own"] == 0:
+                    self.report.pattern("per-man option (cancels its own cost, adds a cost per man)")
+                else:
+                    self.report.pattern("a per-man option whose own cost does not cancel: that cost paid once on top")
+            else:
+                option["points"] = whole(trick["own"] + share[0])
+                self.report.pattern("a per-man option only some men pay for: their share priced with the option")
+
+    def when(self, modifier: Element, holder: set[str]) -> tuple[str, str]:
+        """When a points modifier of an entry applies: ("always", ""), ("never", ""), ("quality", name),
+        ("with", other entry id) or ("unknown", "").
+
+        The data's conditions count one entry's selections inside a scope entry above the holder: the
+        entry itself (it applies whenever it is bought), a quality of the unit, or another option.
+        """
+        conditions = list(modifier.iter("condition"))
+        if modifier.find("repeats/repeat") is not None or len(conditions) > 1:
+            return "unknown", ""
+        if not conditions:
+            return "always", ""
+        condition = conditions[0]
+        counted, scope, kind = condition.get("childId", ""), condition.get("scope", ""), condition.get("type")
+        if scope == "primary-category" and kind in ("instanceOf", "notInstanceOf"):
+            return ("always" if (counted == self.primary_category) == (kind == "instanceOf") else "never"), ""
+        taken = (kind == "greaterThan" and number(condition.get("value")) == 0) or (
+            kind == "atLeast" and number(condition.get("value")) == 1
+        )
+        if not taken or condition.get("field") != "selections":
+            return "unknown", ""
+        if counted not in self.above:
+            return "never", ""  # an entry outside the unit: never selected in it
+        holder_above = set().union(*(self.above.get(i, set()) for i in holder))
+        if scope not in holder_above | holder:
+            return "never", ""  # a scope the holder is not inside: BattleScribe finds no such selection
+        inside = (
+            self.parent_of[counted] == scope
+            if condition.get("includeChildSelections") != "true"
+            else (scope in self.above[counted])
+        )
+        if not inside:
+            return "never", ""
+        if counted in holder:
+            return "always", ""
+        if self.names[counted].strip().lower() in QUALITIES:
+            return "quality", self.names[counted].strip().lower()
+        return "with", counted
 
     def mandatory_cost(self, node: Node) -> float:
         """What an entry's compulsory contents cost (a weapon link with at least one selection)."""
@@ -511,9 +651,15 @@ class UnitBuilder:
         low, high = group.limit("min") or 0, group.limit("max")
         if entries and all(name in QUALITIES for name in names):
             for child in entries:
-                if any(m.get("field") == "hidden" for m in child.modifiers()):
-                    self.report.pattern("a quality hidden under some conditions, offered in every list")
                 quality = Part(points=child.cost)
+                if any(m.get("field") == "hidden" for m in child.modifiers()) or child.hidden:
+                    shown = [key for key in self.converter.visible_in(child, self.army) if key in self.unit_shown]
+                    if not shown:
+                        self.report.pattern("a quality hidden in every list showing the unit: left out")
+                        continue
+                    if len(shown) < len(self.unit_shown):
+                        quality.armies = shown
+                        self.report.pattern("a quality some theatre lists hide: offered only in the others")
                 self.walk(child, quality)
                 part.qualities[child.name.strip().lower()] = quality
             self.report.pattern("price group (Inexperienced/Regular/Veteran) read as qualities")
@@ -606,53 +752,83 @@ class UnitBuilder:
     ) -> None:
         """An optional entry as a unit option; `instead_of` is the cost and weapons of the default it replaces."""
         where = f"{self.catalogue.name}: {self.root.name} / {child.name}"
-        if any(c.get("type") == "max" and number(c.get("value")) == 0 for c in child.constraints()):
-            self.report.skip(where, child.id, "its own constraints allow none of it (max 0)")
-            return
         shown = [key for key in self.converter.visible_in(child, self.army) if key in self.unit_shown]
         if not shown:
             self.report.skip(where, child.id, "hidden in every theatre selector showing the unit")
             return
-        points, per = child.cost + self.mandatory_cost(child), "unit"
+        # Its own limit in each theatre list: some lists raise a limit of 0 (Granatieri officers), or lower one.
+        limits = [c for c in child.constraints() if c.get("type") == "max" and c.get("scope") == "parent"]
+        selectors = {key: selector_id for selector_id, key, _ in self.army.selector_ids}
+        most_in = {
+            key: min(
+                (self.converter.constraint_value(child, c, {selectors[key], self.converter.force_id}) for c in limits),
+                default=None,
+            )
+            for key in shown
+        }
+        shown = [key for key in shown if most_in[key] != 0]
+        if not shown:
+            self.report.skip(where, child.id, "its own constraints allow none of it (max 0)")
+            return
+        if len({most_in[key] for key in shown}) > 1:
+            self.report.pattern("an option limit some theatres change: the highest of them used")
+        contents = self.mandatory_cost(child)  # a set price is the entry's own: its compulsory contents still add
+        points = child.cost + contents
         ids = {child.id, child.element.get("id", "")}
+        by_quality: dict[str, float] = {}  # quality -> the option's price, or its change with "+" below
+        quality_change: dict[str, float] = {}
+        with_options: dict[str, float] = {}
+        excludes: list[str] = []  # options whose taking sets this one's limit to 0
         for modifier in child.modifiers():
-            kind, target = modifier.get("type"), modifier.get("field")
-            cancels_itself = kind == "decrement" and number(modifier.get("value")) == child.cost
-            if target == "points" and cancels_itself and mentions(modifier, ids):
-                # The option cancels its own cost and each man pays instead.
-                per_man = next((self.per_man[i] for i in ids if i in self.per_man), None)
-                if per_man is None:
-                    self.report.pattern("an option cancels its own cost but no man pays for it")
-                else:
-                    points, per = per_man, "model"
-                    self.report.pattern("per-man option (cancels its own cost, adds a cost per man)")
+            target = modifier.get("field")
+            if target == "hidden":
                 continue
-            if target == "points" and kind == "increment" and mentions(modifier, self.per_man_options):
-                continue  # this man's share of a per-man option, priced on that option
-            if target == "points":
-                self.report.pattern("conditional point change not carried (increment/decrement/set points)")
-            elif target == "hidden":
+            if target != "points":
+                if self.disallowed(modifier, child):
+                    self.report.skip(where, child.id, "a modifier sets its own limit to none (max 0)")
+                    return
+                self.limit_modifier(modifier, child, ids, excludes)
                 continue
-            else:
+            applies, on = self.when(modifier, ids)
+            if applies == "always" and modifier.get("type") == "set":
+                points = number(modifier.get("value")) + contents
+                self.report.pattern("a points value set on an option (unconditionally or by its category)")
+            elif applies == "always":
+                points += signed(modifier)
+                self.report.pattern("an option's points changed whenever it is taken")
+            elif applies == "quality" and modifier.get("type") == "set":
+                by_quality[on] = number(modifier.get("value")) + contents
+                self.report.pattern("an option priced by the unit's quality")
+            elif applies == "quality":
+                quality_change[on] = quality_change.get(on, 0) + signed(modifier)
+                self.report.pattern("an option priced by the unit's quality")
+            elif applies == "with" and modifier.get("type") != "set":
+                with_options[on] = with_options.get(on, 0) + signed(modifier)
+            elif applies == "never":
                 self.report.pattern(
-                    f"modifier of {'a constraint' if target not in ('name',) else 'the name'} not carried"
+                    "a point change whose condition never holds in its scope (no effect in BattleScribe)"
                 )
+            else:
+                self.report.pattern("conditional point change not carried (increment/decrement/set points)")
+        per_man = next((self.per_man[i] for i in ids if i in self.per_man), None)
+        trick = None
+        if ids & self.per_man_options and per_man is not None:
+            # Priced once the unit's men are known (settle_per_man).
+            trick = {"id": next(iter(sorted(ids & self.per_man_options))), "each": per_man, "own": points}
         if points != int(points):
             self.report.skip(where, child.id, f"a fractional cost {points}")
             return
         weapons = self.contents_weapons(child)
         if instead_of is not None:
             points -= instead_of[0]
-        most = child.limit("max")
+        most = max((most_in[key] for key in shown if most_in[key] is not None), default=None)
         keys = {option["key"] for option in part.options}
         key = slug(child.name)
         suffix = 2
         while key in keys:
             key, suffix = f"{slug(child.name)}-{suffix}", suffix + 1
         option: dict = {"key": key, "name": child.name, "points": whole(points)}
-        if per == "model":
-            option["per"] = "model"
-        elif most is not None and most >= 1:
+        if most is not None and most >= 1:
             option["max"] = int(most)
         if group:
             option["group"] = group
@@ -663,14 +839,57 @@ class UnitBuilder:
         rank = rank_of(child.name)
         if rank:
             option["officer_rank"] = rank
+        offset = instead_of[0] if instead_of is not None else 0
+        prices = {q: value - offset for q, value in by_quality.items()}
+        prices |= {q: prices.get(q, points) + change for q, change in quality_change.items()}
+        if prices:
+            option["_by_quality"] = prices
+        if with_options:
+            option["_with"] = with_options
+        if excludes:
+            option["_excludes"] = excludes
         if child.entry_type == "model" or MAN.search(child.name) or child.name.strip().lower() == "spotter":
             option["adds_models"] = [{"count": 1, "role": role_of(child.name, self.kind), "name": child.name}]
         if len(shown) < len(self.unit_shown):
             option["armies"] = shown
         option["citation"] = self.converter.citation(self.catalogue, child, child.name)
         option["source_id"] = child.id
+        option["_ids"] = sorted(ids)
+        if trick is not None:
+            option["_per_man"] = trick
+        for entry_id in ids:
+            self.option_keys.setdefault(entry_id, key)
         part.options.append(option)
         self.report.counts["options"] += 1
+
+    def limit_modifier(self, modifier: Element, child: Node, ids: set[str], excludes: list[str]) -> None:
+        """Read a modifier of an option's own limits or name: carried, or counted with the reason it is not."""
+        target, kind, value = modifier.get("field"), modifier.get("type"), number(modifier.get("value"))
+        own = {c.get("id"): c.get("type") for c in child.constraints()} | {"maxSelections": "max"}
+        applies, on = self.when(modifier, ids)
+        if target == "name":
+            self.report.pattern("modifier of the name not carried (the data's own name kept)")
+        elif own.get(target) == "min" and kind == "set" and value == 0 and applies == "always":
+            self.report.pattern("an entry's own least number set to 0: read as the option it is")
+        elif own.get(target) == "max" and kind == "set" and value == 0 and applies == "with":
+            excludes.append(on)
+        elif own.get(target) == "max" and all(c.get("scope") == "force" for c in modifier.iter("condition")):
+            pass  # a theatre list's own limit, read with the option's limits
+        else:
+            self.report.pattern(
+                "modifier of an option's limit not carried (it grows with other selections, or depends on"
+                " the unit's category or on another option's count)"
+            )
+
+    def disallowed(self, modifier: Element, child: Node) -> bool:
+        """A modifier that always sets one of the entry's own max limits to 0: the option cannot be taken."""
+        limits = {c.get("id") for c in child.constraints() if c.get("type") == "max"}
+        return (
+            modifier.get("type") == "set"
+            and modifier.get("field") in limits | {"maxSelections"}
+            and number(modifier.get("value")) == 0
+            and self.when(modifier, {child.id, child.element.get("id", "")})[0] == "always"
+        )
 
     def build(self, name_node: Node, body: list[Node], category: str, category_kind: str) -> dict | None:
         """One pack unit from the entries that make it up (an outer entry and, for officers, a rank)."""
@@ -689,6 +908,8 @@ class UnitBuilder:
             part.weapons += [w for w in converter.weapons_of(node, self.catalogue) if w not in part.weapons]
             part.rules += [r for r in converter.rule_keys_of(node, self.catalogue) if r not in part.rules]
             self.walk(node, part)
+        for options in [part.options, *(extra.options for extra in part.qualities.values())]:
+            self.settle_per_man(options)
         unit: dict = {
             "key": self.unit_key(name_node.name),
             "name": name_node.name,
@@ -698,6 +919,7 @@ class UnitBuilder:
         }
         composition = list(part.composition)
         qualities = []
+        quality_options: dict[tuple[str, str, int], dict] = {}  # (key, per, points_once) -> the option first met
         for quality, extra in sorted(part.qualities.items(), key=lambda item: QUALITIES.index(item[0])):
             composition = composition or extra.composition
             per_extra = extra.per_extra if extra.per_extra is not None else part.per_extra
@@ -705,12 +927,21 @@ class UnitBuilder:
             entry: dict = {"quality": quality, "points": whole(cost)}
             if per_extra is not None and (part.min_size or extra.min_size) is not None:
                 entry["per_extra_model"] = whole(per_extra)
+            if extra.armies:
+                entry["armies"] = extra.armies
             entry["citation"] = {"source": SOURCE, "entry": f"{self.catalogue.name}: {name_node.id} ({quality})"}
             qualities.append(entry)
             part.min_size = part.min_size if part.min_size is not None else extra.min_size
             part.max_size = part.max_size if part.max_size is not None else extra.max_size
-            part.options += [o for o in extra.options if o["key"] not in {x["key"] for x in part.options}]
+            self.merge_quality_options(part.options, quality_options, quality, extra.options)
             part.weapons += [w for w in extra.weapons if w not in part.weapons]
+        for option in quality_options.values():
+            prices = option.pop("_offered")
+            if len(prices) < len(part.qualities):
+                option["qualities"] = [q for q in QUALITIES if q in prices]
+                self.report.pattern("an option only some qualities offer: limited to them")
+            if len(set(prices.values())) > 1:
+                option["_by_quality"] = prices | option.get("_by_quality", {})
         if not qualities:
             named = {quality_of(line["name"]) for line in composition} - {None}
             citation = {"source": SOURCE, "entry": f"{self.catalogue.name}: {name_node.id} ({name_node.name})"}
@@ -748,7 +979,7 @@ class UnitBuilder:
         rank = rank_of(name_node.name)
         if rank:
             unit["officer_rank"] = rank
-        options = self.spotters_with_work(part.options, composition, where)
+        options = self.priced_with_others(self.spotters_with_work(part.options, composition, where))
         if options:
             unit["options"] = options
         if part.rules:
@@ -756,6 +987,69 @@ class UnitBuilder:
         unit["source"] = {"document": "bsdata", "section": self.catalogue.name, "entry": name_node.name}
         unit["source_id"] = name_node.id
         return unit
+
+    def merge_quality_options(
+        self, options: list[dict], by_key: dict[tuple[str, str, int], dict], quality: str, offered: list[dict]
+    ) -> None:
+        """Options under a quality's entry join the unit's once, with that quality's price noted; one priced
+        per man for some qualities and per unit for others (or with another cost once on top) becomes one
+        option each way."""
+        unit_keys = {o["key"] for o in options if "_offered" not in o}
+        for option in offered:
+            if option["key"] in unit_keys:
+                continue  # the unit's own option of that name comes first
+            slot = (option["key"], option.get("per", "unit"), option.get("points_once", 0))
+            first = by_key.get(slot)
+            if first is None:
+                if any(key == option["key"] for key, _, _ in by_key):
+                    option["key"] = f"{option['key']}-{quality}"
+                    for entry_id in option["_ids"]:
+                        self.option_keys[entry_id] = option["key"]
+                    self.report.pattern(
+                        "an option priced one way for some qualities and another for others: one each way"
+                    )
+                first = by_key[slot] = option
+                option["_offered"] = {}
+                options.append(option)
+            first["_offered"][quality] = option.get("_by_quality", {}).get(quality, option["points"])
+            first.setdefault("_with", {}).update(option.get("_with", {}))
+
+    def priced_with_others(self, options: list[dict]) -> list[dict]:
+        """Write each option's prices by quality and its changes while other options are taken (pack fields)."""
+        keys = {option["key"] for option in options}
+        by_key = {option["key"]: option for option in options}
+        for option in options:
+            for entry_id in option.pop("_excludes", []):
+                other = by_key.get(self.option_keys.get(entry_id, ""))
+                if other is None or other is option:
+                    continue
+                pair = "-or-".join(sorted([option["key"], other["key"]]))[:80]
+                if option.get("group", pair) == pair and other.get("group", pair) == pair:
+                    option["group"] = other["group"] = pair
+                    self.report.pattern("two options that exclude each other: one group")
+                else:
+                    self.report.pattern("an option another excludes, already in a group of its own: not carried")
+        for option in options:
+            option.pop("_ids", None)
+            prices = option.pop("_by_quality", {})
+            by_quality = {q: whole(p) for q, p in sorted(prices.items()) if whole(p) != option["points"]}
+            if by_quality:
+                option["quality_points"] = by_quality
+            points_with: dict[str, int] = {}
+            for entry_id, change in sorted(option.pop("_with", {}).items()):
+                if entry_id in self.per_model_ids:
+                    continue  # a per-man option: priced on each man already
+                other = self.option_keys.get(entry_id)
+                if other in keys and other != option["key"]:
+                    points_with[other] = points_with.get(other, 0) + whole(change)
+                    self.report.pattern("an option's points changed while another option is taken")
+                else:
+                    self.report.pattern(
+                        "a point change while an option is taken that the pack does not offer (Cavalry: shown only beside a cavalry unit)"
+                    )
+            if points_with:
+                option["points_with"] = dict(sorted(points_with.items()))
+        return options
 
     def spotters_with_work(self, options: list[dict], composition: list[dict], where: str) -> list[dict]:
         """The options, less a spotter on a unit with no indirect-fire weapon (he would have nothing to spot for)."""
@@ -888,7 +1182,6 @@ class PackWriter:
                 self.report.skip(where, node.id, "a theatre selector or utility entry, not a unit (read as army lists)")
                 continue
             self.report.counts["entries a player can add"] += 1
-            most = self.unit_limit(node)
             shown = converter.visible_in(node, army)
             if not shown:
                 self.report.skip(where, node.id, "hidden in every theatre selector")
@@ -899,6 +1192,7 @@ class PackWriter:
             for name_node, body in builds:
                 builder = UnitBuilder(converter, army, catalogue, node)
                 builder.unit_shown = shown
+                builder.primary_category = primary.get("targetId", "")
                 if group is not None:
                     builder.skip_ids.add(group.id)
                 unit = builder.build(name_node, body, category, category_info["kind"])
@@ -906,6 +1200,7 @@ class PackWriter:
                     built.append(unit)
             if not built:
                 continue
+            most, army_limits = self.unit_limit(node, army, shown)
             if nested:
                 self.report.pattern("an entry holding several whole units (officer ranks, team kinds) split into units")
             self.report.counts["entries converted"] += 1
@@ -913,6 +1208,8 @@ class PackWriter:
             for unit in built:
                 if most is not None:
                     unit["max_in_roster"] = most
+                if army_limits:
+                    unit["army_limits"] = army_limits
                 units.append(unit)
                 for selector_key in shown:
                     shown_in[selector_key].append(unit["key"])
@@ -950,26 +1247,34 @@ class PackWriter:
             content["organisations"] = organisations
         self.files[f"{army.key}.yaml"] = content
 
-    def unit_limit(self, node: Node) -> int | None:
-        """At most how many of a unit a force or roster takes (the lowest such limit), if any."""
-        limits = []
-        changed = {m.get("field") for m in node.modifiers()}
+    def unit_limit(self, node: Node, army: Army, shown: list[str]) -> tuple[int | None, dict[str, int]]:
+        """At most how many of a unit a force or roster takes (the lowest such limit), if any, and the
+        limit of each theatre list whose selector changes it (the data's modifiers of the constraint)."""
+        constraints = []
         for constraint in node.constraints():
             if constraint.get("scope") not in ("force", "roster") or constraint.get("field") != "selections":
                 continue
             if constraint.get("type") != "max":
                 self.report.pattern(f"a unit's {constraint.get('type')} per {constraint.get('scope')} not carried")
                 continue
-            if constraint.get("id") in changed:
-                self.report.pattern("a unit limit some theatres change: the data's base value used")
-            limits.append(int(number(constraint.get("value"))))
-        if not limits:
-            return None
-        if min(limits) == 0:
+            constraints.append(constraint)
+        if not constraints:
+            return None, {}
+        force = self.converter.force_id
+        base = min(self.converter.constraint_value(node, c, {force}) for c in constraints)
+        by_army = {}
+        for selector_id, key, _ in army.selector_ids:
+            if key in shown:
+                by_army[key] = min(self.converter.constraint_value(node, c, {selector_id, force}) for c in constraints)
+        most = base if base > 0 else None
+        changed = {key: value for key, value in by_army.items() if value != most}
+        if changed:
+            self.report.pattern("a unit limit some theatres change: each theatre list's own limit")
+        elif base == 0:
             self.report.pattern("a unit limited to none unless a theatre raises it: left without a limit")
-            return None
-        self.report.pattern("a unit limit per force or roster")
-        return min(limits)
+        if most is not None:
+            self.report.pattern("a unit limit per force or roster")
+        return most, changed
 
     def selectors(self, army: Army) -> None:
         """Every entry under a theatre selector becomes an army list."""

@@ -19,7 +19,7 @@ def unit_limit_findings(roster: RosterSnapshot) -> list[Finding]:
     rule_name = roster.organisation.name if roster.organisation else ""
     for units in by_type.values():
         unit_type = units[0].unit_type
-        allowed = unit_type.max_in_roster
+        allowed = unit_type.limit_in(roster.army_key)
         if allowed is not None and len(units) > allowed:
             findings.append(
                 error(
