@@ -234,7 +234,11 @@ def test_the_share_page_exports_yaml_and_json_that_reimport(client):
     yaml_text = client.get(f"/r/{roster.share_id}/roster.yaml").content
     json_text = client.get(f"/r/{roster.share_id}/roster.json").content
 
-    assert json.loads(json_text)["forces"][0]["units"][1] == {"unit": "Rifle Squad", "label": "1 Section", "transport": "Truck"}
+    assert json.loads(json_text)["forces"][0]["units"][1] == {
+        "unit": "Rifle Squad",
+        "label": "1 Section",
+        "transport": "Truck",
+    }
     again = load_roster_file(yaml_text, "roster.yaml").snapshot()
     assert again.name == "Normandy, June 1944"
     assert len(again.units) == 12
