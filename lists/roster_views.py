@@ -316,7 +316,12 @@ def _force_usage(snapshot: RosterSnapshot, force: ForceInfo) -> list[tuple[str, 
         return []
     units = snapshot.force_units(force)
     counts = category_counts(units)
-    return [(slot.name, _usage_text(snapshot, slot, units, counts)) for slot in force.organisation.slots]
+    # A slot with no maximum is shown once the force has units in it.
+    return [
+        (slot.name, _usage_text(snapshot, slot, units, counts))
+        for slot in force.organisation.slots
+        if slot.max is not None or slot_taken(snapshot, slot, units)
+    ]
 
 
 def _unit_rows(
