@@ -400,6 +400,10 @@ class Force(models.Model):
 
     class Meta:
         ordering = ["position", "id"]
+        constraints = [
+            # Findings name a force by its name: two of one name would be told apart by nothing.
+            models.UniqueConstraint(fields=["roster", "name"], name="one_force_of_a_name_per_roster"),
+        ]
 
     def __str__(self) -> str:
         return self.name

@@ -259,14 +259,14 @@ def test_a_platoon_is_renamed_and_only_an_empty_one_is_removed(client, generic_e
 
 
 def test_a_force_of_another_roster_is_not_found(client, generic_edit_url):
-    other = Force.objects.create(roster=Roster.objects.get(), name="x")
-    other.roster = Roster.objects.create(
-        share_id="other", edit_secret_hash="other", system=other.roster.system, army=other.roster.army, name="Other"
-    )
-    other.save()
+    mine = Roster.objects.get()
+    other = Roster.objects.create(share_id="o", edit_secret_hash="o", system=mine.system, army=mine.army, name="O")
+    theirs = Force.objects.create(roster=other, name="Their platoon")
     page = client.get(generic_edit_url).content.decode()
-    response = client.post(f"{generic_edit_url}forces/{other.id}/", {"version": version(page), "name": "Mine"})
-    assert response.status_code == 404
+    for action in ("", "remove/"):
+        response = client.post(f"{generic_edit_url}forces/{theirs.id}/{action}", {"version": version(page)})
+        assert response.status_code == 404
+    assert Force.objects.get(pk=theirs.pk).name == "Their platoon"
 
 
 @pytest.mark.django_db
@@ -284,3 +284,19 @@ def test_the_share_page_and_text_group_units_under_their_platoon(client):
     assert lines.index("2. Zug (Reinforced Platoon)") < lines.index(
         "   50  Leutnant Brandt (Leutnant (Second Lieutenant))"
     )
+
+
+def test_with_htmx_a_moved_unit_comes_back_under_its_new_platoon(client, generic_edit_url):
+    page = client.get(generic_edit_url).content.decode()
+    client.post(f"{generic_edit_url}forces/", {"version": version(page), "name": "Reserve"}, HTTP_HX_REQUEST="true")
+    reserve = Force.objects.get(name="Reserve")
+    unit = RosterUnit.objects.get(label="Section 1")
+    page = client.get(generic_edit_url).content.decode()
+
+    posted = {"version": version(page), "label": "Section 1", "quality": "regular", "force": reserve.id}
+    response = client.post(f"{generic_edit_url}units/{unit.id}/", posted, HTTP_HX_REQUEST="true")
+
+    html = response.content.decode()
+    assert response["HX-Retarget"] == "#roster"  # the whole roster: the unit changed place
+    assert html.index('id="force-2"') < html.index(f'id="unit-{unit.id}"')
+    assert "First Platoon (Generic Reinforced Platoon) needs at least 2" in html

@@ -74,4 +74,8 @@ class Migration(migrations.Migration):
             ),
         ),
         migrations.RemoveField(model_name="roster", name="organisation"),
+        migrations.AddConstraint(
+            model_name="force",
+            constraint=models.UniqueConstraint(fields=("roster", "name"), name="one_force_of_a_name_per_roster"),
+        ),
     ]
