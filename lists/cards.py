@@ -848,6 +848,8 @@ def list_context(roster: RosterSnapshot, data: GameData, verdict: Verdict, pack_
         "roster": roster,
         "verdict": verdict,
         "rows": rows,
+        # The list prints the units force by force, each under its name and organisation.
+        "forces": [(force, [row for row in rows if row["unit"].force == force.index]) for force in roster.forces],
         "house_rules": house_rule_rows(roster),
         "pack_versions": pack_versions,
         "fingerprint": fingerprint(roster, data),
@@ -858,17 +860,16 @@ def roster_text(roster: RosterSnapshot, data: GameData, verdict: Verdict) -> str
     """The roster as plain text, for pasting into a chat or a forum."""
     context = list_context(roster, data, verdict, [])
     limit = f" / {verdict.points_limit}" if verdict.points_limit is not None else ""
-    lines = [roster.name, f"{roster.system.name} · {roster.army_name}"]
-    if roster.organisation:
-        lines.append(roster.organisation.name)
-    lines.append("")
-    for row in context["rows"]:
-        lines.append(
-            f"{row['points']:>5}  {row['unit'].label}"
-            + (f" ({row['unit'].unit_type.name})" if row["unit"].label != row["unit"].unit_type.name else "")
-        )
-        if row["details"]:
-            lines.append(f"       {row['details']}")
+    lines = [roster.name, f"{roster.system.name} · {roster.army_name}", ""]
+    for force, rows in context["forces"]:
+        lines.append(force.title)
+        for row in rows:
+            lines.append(
+                f"{row['points']:>5}  {row['unit'].label}"
+                + (f" ({row['unit'].unit_type.name})" if row["unit"].label != row["unit"].unit_type.name else "")
+            )
+            if row["details"]:
+                lines.append(f"       {row['details']}")
     for line in context["house_rules"]:
         lines.append(
             f"{line['points']:>5}  House rule: {line['name']}" + (f" ({line['details']})" if line["details"] else "")

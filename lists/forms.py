@@ -81,23 +81,17 @@ class StartForm(_JudgedForm):
 
 
 class SettingsForm(_JudgedForm):
-    """A roster's name, limit, year or period, organisation, game settings and house rules."""
+    """A roster's name, limit, year or period, game settings and house rules (each force has its organisation)."""
 
     name = forms.CharField(required=False, max_length=NAME_MAX_LENGTH)
     points_limit = _number(0, POINTS_LIMIT_MAX, placeholder="no limit")
     year = _number(YEAR_MIN, YEAR_MAX)
     period = forms.CharField(required=False)
-    organisation = forms.TypedChoiceField(required=False, coerce=int, empty_value=None)
 
-    def __init__(
-        self, *args, data_for: GameData, army_id: int, house_rules: list[tuple[models.SpecialRule, int]], **kwargs
-    ):
+    def __init__(self, *args, data_for: GameData, house_rules: list[tuple[models.SpecialRule, int]], **kwargs):
         super().__init__(*args, **kwargs)
         self.system = data_for.system
         self.house_rules = add_house_rule_fields(self, house_rules)
-        self.fields["organisation"].choices = [
-            (org_id, data_for.organisations[org_id].name) for org_id in data_for.organisations_for(army_id)
-        ]
         for definition in self.system.config.get("settings", []):
             name = f"setting-{definition['key']}"
             if definition["kind"] == "bool":
@@ -140,8 +134,25 @@ class SettingsForm(_JudgedForm):
         return cleaned
 
 
+class ForceForm(_JudgedForm):
+    """A force to add or rename: its name and the organisation it follows, among those the army may use.
+
+    Whether the roster may have it (how many forces, names of their own) is judged
+    with the whole roster, by the same check as a roster file's forces.
+    """
+
+    name = forms.CharField(required=False, max_length=NAME_MAX_LENGTH, label="Name")
+    organisation = forms.TypedChoiceField(required=False, coerce=int, empty_value=None, label="Organisation")
+
+    def __init__(self, *args, data_for: GameData, army_id: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["organisation"].choices = [
+            (org_id, data_for.organisations[org_id].name) for org_id in data_for.organisations_for(army_id)
+        ]
+
+
 class UnitForm(_JudgedForm):
-    """One roster unit: label, quality, men, rank, options, transport and hero points.
+    """One roster unit: label, quality, men, rank, options, transport, hero points and its force.
 
     Field names are the same for every unit; ids are made unique per unit so
     labels, error messages and the focus after a live update find their field.
@@ -153,6 +164,7 @@ class UnitForm(_JudgedForm):
     officer_rank = forms.CharField(required=False, widget=forms.Select)
     transport = forms.TypedChoiceField(required=False, coerce=int, empty_value=None)
     hero_points = _number(0, HERO_POINTS_MAX)
+    force = forms.TypedChoiceField(required=False, coerce=int, empty_value=None)
 
     def __init__(
         self,
@@ -164,6 +176,7 @@ class UnitForm(_JudgedForm):
         taken_labels: dict[str, str],
         carriers: list[tuple[int, str]],
         house_rules: list[tuple[models.SpecialRule, int]] = (),
+        forces: list[tuple[int, str]] = (),
         **kwargs,
     ):
         kwargs.setdefault("auto_id", f"unit-{unit_id}-%s")
@@ -182,6 +195,7 @@ class UnitForm(_JudgedForm):
         ]
         self.fields["size"].widget.attrs["placeholder"] = unit_type.base_size
         self.fields["transport"].choices = [("", "On foot"), *carriers]
+        self.fields["force"].choices = list(forces)
         self.option_names: dict[str, str] = {}
         for option in open_options(unit_type, army_key, unit.quality):
             name = f"option-{option.key}"
@@ -204,9 +218,11 @@ class UnitForm(_JudgedForm):
             self.shown.add("transport")
         if system.config.get("hero_points"):
             self.shown.add("hero_points")
+        if len(forces) > 1:
+            self.shown.add("force")
 
     @classmethod
-    def initial_for(cls, unit: UnitChoice, transport_id: int | None) -> dict:
+    def initial_for(cls, unit: UnitChoice, transport_id: int | None, force_id: int | None = None) -> dict:
         """The form's values for a unit as saved."""
         initial = {
             "label": unit.label,
@@ -215,6 +231,7 @@ class UnitForm(_JudgedForm):
             "officer_rank": unit.officer_rank or "",
             "transport": transport_id,
             "hero_points": unit.hero_points,
+            "force": force_id,
         }
         for key, count in unit.options.items():
             initial[f"option-{key}"] = bool(count) if is_single_option(unit.unit_type.options[key]) else count

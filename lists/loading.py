@@ -17,6 +17,7 @@ from django.db.models import Prefetch
 
 from lists import models
 from lists.snapshot import (
+    ForceInfo,
     HouseRuleChoice,
     HouseRuleInfo,
     ModelLine,
@@ -82,7 +83,7 @@ class GameData:
         year: int | None,
         period: str,
         settings: dict,
-        organisation_id: int | None,
+        forces: list[ForceRow],
         units: list[UnitRow],
         house_rules: list[HouseRuleRow],
     ) -> RosterSnapshot:
@@ -99,6 +100,7 @@ class GameData:
                 officer_rank=self.rank_ids.get(row.rank_id),
                 transport=row.transport,
                 hero_points=row.hero_points,
+                force=row.force,
             )
             for index, row in enumerate(units)
         ]
@@ -112,7 +114,10 @@ class GameData:
             year=year,
             period=period or None,
             settings=settings,
-            organisation=self.organisations.get(organisation_id),
+            forces=[
+                ForceInfo(index, force.name, self.organisations.get(force.organisation_id))
+                for index, force in enumerate(forces)
+            ],
             units=choices,
             house_rules=[HouseRuleChoice(house_rule_info(row.rule), row.count, row.unit) for row in house_rules],
         )
@@ -146,6 +151,15 @@ class UnitRow:
     options: dict[int, int]  # UnitOption id -> count
     transport: int | None  # position of the carrying unit in the roster
     hero_points: int
+    force: int = 0  # position of the unit's force in the roster
+
+
+@dataclass
+class ForceRow:
+    """A roster force by database ids, as saved or as read from a file."""
+
+    name: str
+    organisation_id: int | None
 
 
 @dataclass
@@ -518,6 +532,8 @@ def roster_snapshot(roster: models.Roster, units: list[models.RosterUnit] | None
     data = game_data(roster.system)
     if units is None:
         units = list(roster_units(roster))
+    forces = list(roster.forces.all())
+    force_positions = {force.id: index for index, force in enumerate(forces)}
     positions = {unit.id: index for index, unit in enumerate(units)}
     rows = [
         UnitRow(
@@ -529,6 +545,7 @@ def roster_snapshot(roster: models.Roster, units: list[models.RosterUnit] | None
             options={choice.option_id: choice.count for choice in unit.chosen_options.all()},
             transport=positions.get(unit.transport_id),
             hero_points=unit.hero_points,
+            force=force_positions[unit.force_id],
         )
         for unit in units
     ]
@@ -539,7 +556,7 @@ def roster_snapshot(roster: models.Roster, units: list[models.RosterUnit] | None
         year=roster.year,
         period=roster.period,
         settings=roster.settings,
-        organisation_id=roster.organisation_id,
+        forces=[ForceRow(force.name, force.organisation_id) for force in forces],
         units=rows,
         house_rules=[
             HouseRuleRow(bought.rule, bought.count, positions.get(bought.unit_id) if bought.unit_id else None)
@@ -549,4 +566,9 @@ def roster_snapshot(roster: models.Roster, units: list[models.RosterUnit] | None
 
 
 def roster_units(roster: models.Roster):
-    return models.RosterUnit.objects.filter(roster=roster).prefetch_related("chosen_options").order_by("position", "id")
+    """A roster's units in roster order: force by force, then by position within the force."""
+    return (
+        models.RosterUnit.objects.filter(roster=roster)
+        .prefetch_related("chosen_options")
+        .order_by("force__position", "force_id", "position", "id")
+    )

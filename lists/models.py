@@ -379,7 +379,6 @@ class Roster(models.Model):
     edit_secret_hash = models.CharField(max_length=64, unique=True)
     system = models.ForeignKey(GameSystem, on_delete=models.PROTECT, related_name="rosters")
     army = models.ForeignKey(Army, on_delete=models.PROTECT, related_name="rosters")
-    organisation = models.ForeignKey(Organisation, null=True, blank=True, on_delete=models.PROTECT)
     name = models.CharField(max_length=120)
     points_limit = models.PositiveIntegerField(null=True, blank=True)
     year = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -397,8 +396,28 @@ class Roster(models.Model):
         return self.name
 
 
+class Force(models.Model):
+    """One force (a platoon) of a roster, under its organisation; a game without organisations has none."""
+
+    roster = models.ForeignKey(Roster, on_delete=models.CASCADE, related_name="forces")
+    position = models.PositiveIntegerField(default=0)
+    name = models.CharField(max_length=120)
+    organisation = models.ForeignKey(Organisation, null=True, blank=True, on_delete=models.PROTECT)
+
+    class Meta:
+        ordering = ["position", "id"]
+        constraints = [
+            # Findings name a force by its name: two of one name would be told apart by nothing.
+            models.UniqueConstraint(fields=["roster", "name"], name="one_force_of_a_name_per_roster"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class RosterUnit(models.Model):
     roster = models.ForeignKey(Roster, on_delete=models.CASCADE, related_name="units")
+    force = models.ForeignKey(Force, on_delete=models.CASCADE, related_name="units")
     unit_type = models.ForeignKey(UnitType, on_delete=models.PROTECT, related_name="roster_units")
     position = models.PositiveIntegerField(default=0)
     label = models.CharField(max_length=120, blank=True)

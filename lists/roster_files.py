@@ -15,15 +15,17 @@ from typing import Annotated, Any
 
 import yaml
 from django.db import transaction
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
 
 from lists import models
-from lists.loading import GameData, HouseRuleRow, UnitRow, game_data, priced_house_rules
+from lists.loading import ForceRow, GameData, HouseRuleRow, UnitRow, game_data, priced_house_rules
 from lists.snapshot import RosterSnapshot, UnitChoice
 from lists.validation import (
+    FORCES_MAX,
     HOUSE_RULE_COUNT_MAX,
     NAME_MAX_LENGTH,
     Refusal,
+    force_refusals,
     label_refusals,
     open_options,
     roster_refusals,
@@ -68,18 +70,50 @@ class UnitEntry(_Input):
     hero_points: int = 0
 
 
+class ForceEntry(_Input):
+    """One force (platoon): its organisation (default: the first the army may use), name and units."""
+
+    organisation: Ref | None = None
+    name: Label | None = None
+    units: list[UnitEntry] = Field(default=[], max_length=MAX_UNITS)
+
+
 class RosterFile(_Input):
     format: str = FORMAT
     game: Ref
     army: Ref
-    organisation: Ref | None = None
+    organisation: Ref | None = None  # the older form: one force, its units at the top level
     name: Label = "Untitled roster"
     points_limit: int | None = None
     year: int | None = None
     period: Ref | None = None
     settings: dict[Ref, bool | int | str | None] = {}
     house_rules: list[Ref | HouseRuleEntry] = Field(default=[], max_length=MAX_HOUSE_RULES)
+    forces: list[ForceEntry] | None = Field(default=None, max_length=FORCES_MAX)
     units: list[UnitEntry] = Field(default=[], max_length=MAX_UNITS)
+
+    @model_validator(mode="after")
+    def _one_form(self) -> RosterFile:
+        if self.forces is not None and (self.units or self.organisation is not None):
+            raise ValueError("give either forces (each with its organisation and units) or organisation and units")
+        if sum(len(force.units) for force in self.force_entries()) > MAX_UNITS:
+            raise ValueError(f"a roster holds at most {MAX_UNITS} units")
+        return self
+
+    def force_entries(self) -> list[ForceEntry]:
+        """The file's forces; the older form (organisation and units at the top level) is one force."""
+        if self.forces is not None:
+            return self.forces
+        return [ForceEntry.model_construct(organisation=self.organisation, name=None, units=self.units)]
+
+    def unit_entries(self) -> list[tuple[str, int, UnitEntry]]:
+        """Every unit in roster order, with its path in the file and the position of its force."""
+        prefix = "forces.{}.units" if self.forces is not None else "units"
+        return [
+            (f"{prefix.format(f_index)}.{u_index}", f_index, unit)
+            for f_index, force in enumerate(self.force_entries())
+            for u_index, unit in enumerate(force.units)
+        ]
 
 
 @dataclass(frozen=True)
@@ -316,12 +350,12 @@ class ResolvedRoster:
     system: models.GameSystem
     data: GameData
     army_id: int
-    organisation_id: int | None
     name: str
     points_limit: int | None
     year: int | None
     period: str
     settings: dict
+    forces: list[ForceRow] = field(default_factory=list)
     house_rules: list[HouseRuleRow] = field(default_factory=list)
     units: list[UnitRow] = field(default_factory=list)
 
@@ -333,7 +367,7 @@ class ResolvedRoster:
             year=self.year,
             period=self.period,
             settings=self.settings,
-            organisation_id=self.organisation_id,
+            forces=self.forces,
             units=self.units,
             house_rules=self.house_rules,
         )
@@ -362,16 +396,7 @@ def resolve(entry: RosterFile) -> ResolvedRoster:
     if army is None:
         raise RosterFileInvalid(problems)
 
-    open_orgs = data.organisations_for(army.id)
-    organisation_id = None
-    if entry.organisation is not None:
-        orgs = {}
-        for org_id in open_orgs:
-            orgs[data.organisations[org_id].key] = org_id
-            orgs[data.organisations[org_id].name] = org_id
-        organisation_id = _pick(entry.organisation, orgs, "organisation", "organisation", problems)
-    elif open_orgs:
-        organisation_id = open_orgs[0]
+    forces = _resolve_forces(entry, data, army.id, problems)
 
     period = ""
     periods = data.system.periods
@@ -403,16 +428,16 @@ def resolve(entry: RosterFile) -> ResolvedRoster:
         system=system,
         data=data,
         army_id=army.id,
-        organisation_id=organisation_id,
         name=entry.name,
         points_limit=entry.points_limit,
         year=entry.year,
         period=period,
         settings=settings,
+        forces=forces,
     )
     labels: dict[str, int] = {}
-    for index, unit in enumerate(entry.units):
-        path = f"units.{index}"
+    units = entry.unit_entries()
+    for index, (path, force, unit) in enumerate(units):
         unit_id = _pick(unit.unit, unit_choices, f"unit for the {army.name}", f"{path}.unit", problems)
         if unit_id is None:
             continue
@@ -451,15 +476,18 @@ def resolve(entry: RosterFile) -> ResolvedRoster:
         taken = {other: f"unit {position + 1}" for other, position in labels.items()}
         problems += [Problem(f"{path}.label", refusal.message) for refusal in label_refusals(label, taken)]
         labels[label] = index
-        resolved.units.append(UnitRow(unit_id, label, quality_id, unit.size, rank_id, options, None, unit.hero_points))
-    for index, unit in enumerate(entry.units):
+        resolved.units.append(
+            UnitRow(unit_id, label, quality_id, unit.size, rank_id, options, None, unit.hero_points, force)
+        )
+    for index, (path, _, unit) in enumerate(units):
         if unit.transport is None or index >= len(resolved.units):
             continue
-        target = _unit_position(unit.transport, labels, len(entry.units))
+        # A unit may ride a transport of any force of the roster (see docs/roster-format.md).
+        target = _unit_position(unit.transport, labels, len(units))
         if target is None or target == index:
             problems.append(
                 Problem(
-                    f"units.{index}.transport",
+                    f"{path}.transport",
                     f"no other unit {unit.transport!r} in this roster to ride in; give its label or its position (1 = first unit)",
                 )
             )
@@ -469,6 +497,36 @@ def resolve(entry: RosterFile) -> ResolvedRoster:
     if problems:
         raise RosterFileInvalid(problems)
     return resolved
+
+
+def _resolve_forces(entry: RosterFile, data: GameData, army_id: int, problems: list[Problem]) -> list[ForceRow]:
+    """Each force's name and organisation; a force naming none takes the first the army may use."""
+    open_orgs = data.organisations_for(army_id)
+    orgs = {}
+    for org_id in open_orgs:
+        orgs[data.organisations[org_id].key] = org_id
+        orgs[data.organisations[org_id].name] = org_id
+    forces = entry.force_entries()
+    rows = []
+    for index, force in enumerate(forces):
+        path = f"forces.{index}.organisation" if entry.forces is not None else "organisation"
+        organisation_id = open_orgs[0] if open_orgs else None
+        if force.organisation is not None:
+            organisation_id = _pick(force.organisation, orgs, "organisation", path, problems)
+        rows.append(ForceRow(force.name or default_force_name(index), organisation_id))
+    problems += [
+        Problem(".".join(part for part in ("forces", refusal.field) if part), refusal.message)
+        for refusal in force_refusals([row.name for row in rows])
+    ]
+    return rows
+
+
+def default_force_name(index: int, taken: set[str] = frozenset()) -> str:
+    """The name a force gets when the player gives none: "Platoon 1", "Platoon 2" (one not taken)."""
+    number = index + 1
+    while f"Platoon {number}" in taken:
+        number += 1
+    return f"Platoon {number}"
 
 
 def _unit_position(ref: str | int, labels: dict[str, int], count: int) -> int | None:
@@ -494,7 +552,7 @@ def _resolve_house_rules(entry: RosterFile, labels: dict[str, int], problems: li
         for_unit = (rule.purchase or {}).get("bought_for") == "unit"
         unit = None
         if item.unit is not None:
-            unit = _unit_position(item.unit, labels, len(entry.units))
+            unit = _unit_position(item.unit, labels, len(entry.unit_entries()))
             if unit is None:
                 problems.append(Problem(f"{path}.unit", f"no unit {item.unit!r} in this roster"))
                 continue
@@ -544,24 +602,30 @@ def save_new_roster(resolved: ResolvedRoster, share_id: str, edit_secret_hash: s
         edit_secret_hash=edit_secret_hash,
         system=resolved.system,
         army_id=resolved.army_id,
-        organisation_id=resolved.organisation_id,
         name=resolved.name,
         points_limit=resolved.points_limit,
         year=resolved.year,
         period=resolved.period,
         settings=resolved.settings,
     )
-    replace_units(roster, resolved.units, resolved.house_rules)
+    replace_units(roster, resolved)
     return roster
 
 
-def replace_units(roster: models.Roster, units: list[UnitRow], house_rules: list[HouseRuleRow]) -> None:
-    """Save a roster's units in order and the house rules it bought (its old ones are deleted)."""
+def replace_units(roster: models.Roster, resolved: ResolvedRoster) -> None:
+    """Save a roster's forces and units in order, and the house rules it bought (its old ones are deleted)."""
+    units, house_rules = resolved.units, resolved.house_rules
     roster.house_rules.all().delete()
     roster.units.all().delete()
+    roster.forces.all().delete()
+    forces = models.Force.objects.bulk_create(
+        models.Force(roster=roster, position=index, name=force.name, organisation_id=force.organisation_id)
+        for index, force in enumerate(resolved.forces)
+    )
     saved = models.RosterUnit.objects.bulk_create(
         models.RosterUnit(
             roster=roster,
+            force=forces[u.force],
             unit_type_id=u.unit_type_id,
             position=index,
             label=u.label,
@@ -594,12 +658,9 @@ def replace_units(roster: models.Roster, units: list[UnitRow], house_rules: list
 def export_roster(roster: RosterSnapshot) -> dict:
     """The roster as a file's mapping, naming everything as the source prints it."""
     system = roster.system
-    organisation = roster.organisation
     periods = {p["key"]: p["name"] for p in system.periods}
     army = roster.army_key if roster.army_name_shared else roster.army_name  # a shared name would not re-import
     document: dict = {"format": FORMAT, "game": system.name, "army": army}
-    if organisation is not None:
-        document["organisation"] = organisation.name
     document["name"] = roster.name
     if roster.points_limit is not None:
         document["points_limit"] = roster.points_limit
@@ -620,8 +681,14 @@ def export_roster(roster: RosterSnapshot) -> dict:
             }
             for bought in roster.house_rules
         ]
-    units = [export_unit(roster, unit) for unit in roster.units]
-    document["units"] = units
+    document["forces"] = [
+        {
+            "name": force.name,
+            **({"organisation": force.organisation.name} if force.organisation else {}),
+            "units": [export_unit(roster, unit) for unit in roster.force_units(force)],
+        }
+        for force in roster.forces
+    ]
     return document
 
 

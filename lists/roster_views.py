@@ -20,7 +20,7 @@ from django.core.cache import cache
 from django.core.exceptions import RequestDataTooBig
 from django.db import transaction
 from django.db.models import F
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -35,7 +35,7 @@ from django_ratelimit.decorators import ratelimit
 from lists import models, tasks
 from lists.cards import Layout, house_rule_rows, pdf_key, roster_text, unit_blocks
 from lists.fingerprint import fingerprint, issue, normalise
-from lists.forms import SettingsForm, StartForm, UnitForm, is_single_option
+from lists.forms import ForceForm, SettingsForm, StartForm, UnitForm, is_single_option
 from lists.loading import GameData, game_data, house_rule_info, priced_house_rules, roster_snapshot, roster_units
 from lists.pricing import (
     house_rule_lines,
@@ -50,6 +50,7 @@ from lists.roster_files import (
     MAX_FILE_BYTES,
     RosterFile,
     RosterFileInvalid,
+    default_force_name,
     default_label,
     dump_json,
     dump_yaml,
@@ -62,11 +63,11 @@ from lists.roster_files import (
     save_new_roster,
 )
 from lists.rules.house_rules import applies
-from lists.rules.organisation import category_counts, limit_value, unit_weight
+from lists.rules.organisation import category_counts, limit_value, slot_taken
 from lists.rules.period import period_findings
 from lists.rules.transport import transport_candidates
 from lists.sharing import hash_secret, new_edit_secret, new_share_id, roster_for_edit, roster_for_share
-from lists.snapshot import HouseRuleChoice, RosterSnapshot, UnitChoice
+from lists.snapshot import ForceInfo, HouseRuleChoice, RosterSnapshot, UnitChoice
 from lists.validation import open_qualities
 from lists.verdict import Verdict, judge
 from lists.views import home_page
@@ -114,17 +115,20 @@ def start_roster(request: HttpRequest) -> HttpResponse:
     data = game_data(army.system)
     organisations = data.organisations_for(army.id)
     secret = new_edit_secret()
-    roster = models.Roster.objects.create(
-        share_id=new_share_id(),
-        edit_secret_hash=hash_secret(secret),
-        system=army.system,
-        army=army,
-        organisation_id=organisations[0] if organisations else None,
-        name=form.cleaned_data["name"].strip() or f"{army.name} roster",
-        points_limit=form.cleaned_data["points_limit"],
-        year=form.cleaned_data["year"],
-        period=form.cleaned_data["period"] or "",
-    )
+    with transaction.atomic():
+        roster = models.Roster.objects.create(
+            share_id=new_share_id(),
+            edit_secret_hash=hash_secret(secret),
+            system=army.system,
+            army=army,
+            name=form.cleaned_data["name"].strip() or f"{army.name} roster",
+            points_limit=form.cleaned_data["points_limit"],
+            year=form.cleaned_data["year"],
+            period=form.cleaned_data["period"] or "",
+        )
+        models.Force.objects.create(
+            roster=roster, name=default_force_name(0), organisation_id=organisations[0] if organisations else None
+        )
     return _remember_and_open(request, roster, secret)
 
 
@@ -185,8 +189,9 @@ def my_rosters(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def edit_roster(request: HttpRequest, secret: str) -> HttpResponse:
+    """The editor; `?force=<id>` sets which force the unit picker adds to (and counts slots for)."""
     roster = roster_for_edit(secret)
-    return _render_editor(request, roster, secret)
+    return _render_editor(request, roster, secret, picker_force=_int(request.GET.get("force")))
 
 
 def _render_editor(request, roster, secret, *, status=200, **extra) -> HttpResponse:
@@ -207,15 +212,21 @@ def editor_context(
     settings_form: SettingsForm | None = None,
     errors: list[str] | None = None,
     conflict: bool = False,
+    picker_force: int | None = None,
 ) -> dict:
-    """Everything the editor and the share page show; `unit_forms` and `settings_form` carry refused input."""
+    """Everything the editor and the share page show; `unit_forms` and `settings_form` carry refused input.
+
+    `picker_force` is the id of the force the unit picker adds to (else the first force).
+    """
     units = list(roster_units(roster))
     snapshot = roster_snapshot(roster, units)
     verdict = judge(snapshot)
     data = game_data(roster.system)
     priced = list(priced_house_rules()) if secret else []
-    rows = _unit_rows(snapshot, verdict, units, data, secret, unit_forms or {}, priced)
+    force_rows = list(roster.forces.all())
+    rows = _unit_rows(snapshot, verdict, units, data, secret, unit_forms or {}, priced, force_rows)
     labels = {row["id"]: row["choice"].label for row in rows}
+    picked = next((f for f in force_rows if f.id == picker_force), force_rows[0] if force_rows else None)
     context = {
         "roster": roster,
         "secret": secret,
@@ -235,10 +246,14 @@ def editor_context(
         "fingerprint": issue(roster, snapshot, data, verdict),
         "errors": errors or [],
         "conflict": conflict,
+        "forces": _force_sections(snapshot, force_rows, rows, data, roster.army_id, secret),
+        "picker_force": picked,
     }
     if secret:
-        context["picker"] = partial(_unit_picker, snapshot, data, roster.army_id)
+        picked_info = snapshot.forces[force_rows.index(picked)] if picked else None
+        context["picker"] = partial(_unit_picker, snapshot, data, roster.army_id, picked_info)
         context["settings_form"] = settings_form or _settings_form(roster, data, snapshot, priced)
+        context["force_form"] = ForceForm(data_for=data, army_id=roster.army_id, auto_id="new-force-%s")
         context["undo"] = cache.get(_undo_key(roster))
     return context
 
@@ -268,6 +283,48 @@ def _summary(verdict: Verdict, unit_ids: dict[int, int], labels: dict[int, str])
     return {"errors": errors, "warnings": [line for line in lines if line["finding"].severity != "error"]}
 
 
+def _force_sections(
+    snapshot: RosterSnapshot,
+    force_rows: list[models.Force],
+    rows: list[dict],
+    data: GameData,
+    army_id: int,
+    secret: str | None,
+) -> list[dict]:
+    """Each force with its units, how full its slots are and (in the editor) its rename form."""
+    sections = []
+    for row, force in zip(force_rows, snapshot.forces, strict=True):
+        section = {
+            "id": row.id,
+            "force": force,
+            "rows": [unit for unit in rows if unit["choice"].force == force.index],
+            "usage": _force_usage(snapshot, force),
+        }
+        if secret:
+            section["form"] = ForceForm(
+                initial={"name": force.name, "organisation": row.organisation_id},
+                data_for=data,
+                army_id=army_id,
+                auto_id=f"force-{row.id}-%s",
+            )
+        sections.append(section)
+    return sections
+
+
+def _force_usage(snapshot: RosterSnapshot, force: ForceInfo) -> list[tuple[str, str]]:
+    """Each slot of the force's organisation with how full it is: ("Infantry squads", "2/4")."""
+    if force.organisation is None:
+        return []
+    units = snapshot.force_units(force)
+    counts = category_counts(units)
+    # A slot with no maximum is shown once the force has units in it.
+    return [
+        (slot.name, _usage_text(snapshot, slot, units, counts))
+        for slot in force.organisation.slots
+        if slot.max is not None or slot_taken(snapshot, slot, units)
+    ]
+
+
 def _unit_rows(
     snapshot: RosterSnapshot,
     verdict: Verdict,
@@ -276,8 +333,10 @@ def _unit_rows(
     secret: str | None,
     unit_forms: dict[int, UnitForm],
     priced: list[models.SpecialRule],
+    force_rows: list[models.Force],
 ) -> list[dict]:
     rows = []
+    forces = [(force.id, force.name) for force in force_rows]
     labels = {row.id: choice.label for row, choice in zip(units, snapshot.units, strict=True)}
     for row, choice, points in zip(units, snapshot.units, verdict.unit_points, strict=True):
         entry = {
@@ -292,7 +351,14 @@ def _unit_rows(
         }
         if secret:
             form = unit_forms.get(row.id) or _unit_form(
-                snapshot, units, priced, row.id, choice, labels, initial=UnitForm.initial_for(choice, row.transport_id)
+                snapshot,
+                units,
+                priced,
+                row.id,
+                choice,
+                labels,
+                forces,
+                initial=UnitForm.initial_for(choice, row.transport_id, row.force_id),
             )
             entry["form"] = form
             entry["options"] = [
@@ -319,7 +385,7 @@ def _house_rule_cost_text(snapshot: RosterSnapshot, rule: models.SpecialRule, un
     return f"({cost:+d} pts, {rule.system.short_name})"
 
 
-def _unit_form(snapshot, units, priced, unit_id, choice, labels, **kwargs) -> UnitForm:
+def _unit_form(snapshot, units, priced, unit_id, choice, labels, forces, **kwargs) -> UnitForm:
     return UnitForm(
         system=snapshot.system,
         army_key=snapshot.army_key,
@@ -328,6 +394,7 @@ def _unit_form(snapshot, units, priced, unit_id, choice, labels, **kwargs) -> Un
         taken_labels={label: "another unit" for other, label in labels.items() if other != unit_id},
         carriers=_carriers(snapshot, choice, units),
         house_rules=_house_rule_counts(snapshot, priced, choice.index),
+        forces=forces,
         **kwargs,
     )
 
@@ -361,10 +428,11 @@ def _period_note(snapshot: RosterSnapshot, unit: UnitChoice) -> str:
     return f"{service} {unit.unit_type.category_name} in {_when(snapshot)}: ×{factor:g}".strip()
 
 
-def _unit_picker(snapshot: RosterSnapshot, data: GameData, army_id: int) -> list[dict]:
-    """The army's units (and those it borrows) by category, with slot usage, points and service dates."""
+def _unit_picker(snapshot: RosterSnapshot, data: GameData, army_id: int, force: ForceInfo | None) -> list[dict]:
+    """The army's units (and those it borrows) by category, with the force's slot usage, points and service dates."""
     groups: dict[str, dict] = {}
-    counts = category_counts(snapshot)
+    force_units = snapshot.force_units(force) if force else []
+    counts = category_counts(force_units)
     for source, unit_id in data.available_units(army_id):
         unit_type = data.unit_types[unit_id]
         quality = next(iter(open_qualities(unit_type, snapshot.army_key)), None)
@@ -372,7 +440,11 @@ def _unit_picker(snapshot: RosterSnapshot, data: GameData, army_id: int) -> list
         alone = replace(snapshot, units=[candidate])
         group = groups.setdefault(
             unit_type.category,
-            {"name": unit_type.category_name, "usage": _slot_usage(snapshot, unit_type.category, counts), "units": []},
+            {
+                "name": unit_type.category_name,
+                "usage": _slot_usage(snapshot, force, force_units, unit_type.category, counts),
+                "units": [],
+            },
         )
         group["units"].append(
             {
@@ -388,15 +460,18 @@ def _unit_picker(snapshot: RosterSnapshot, data: GameData, army_id: int) -> list
     return list(groups.values())
 
 
-def _slot_usage(snapshot: RosterSnapshot, category: str, counts: dict[str, int]) -> str:
-    """How full the first slot taking this category is: "1/1", "2/4", or "2" where it has no maximum."""
-    organisation = snapshot.organisation
+def _slot_usage(snapshot, force: ForceInfo | None, units: list[UnitChoice], category: str, counts) -> str:
+    """How full the force's first slot taking this category is: "1/1", "2/4", or "2" where it has no maximum."""
+    organisation = force.organisation if force else None
     slot = next((s for s in organisation.slots if category in s.categories), None) if organisation else None
     if slot is None:
         return ""
-    taken = sum(
-        unit_weight(snapshot, slot, unit) for unit in snapshot.units if unit.unit_type.category in slot.categories
-    )
+    return _usage_text(snapshot, slot, units, counts)
+
+
+def _usage_text(snapshot: RosterSnapshot, slot, units: list[UnitChoice], counts: dict[str, int]) -> str:
+    """A slot's choices taken by the units, out of its maximum where it has one."""
+    taken = slot_taken(snapshot, slot, units)
     maximum = limit_value(slot.max, counts)
     return f"{taken:g}" if maximum is None else f"{taken:g}/{math.floor(maximum + 1e-9)}"
 
@@ -415,13 +490,12 @@ def _settings_form(roster, data: GameData, snapshot: RosterSnapshot, priced, pos
         "points_limit": roster.points_limit,
         "year": roster.year,
         "period": roster.period,
-        "organisation": roster.organisation_id,
         **{f"setting-{key}": value for key, value in roster.settings.items()},
     }
     for definition in data.system.config.get("settings", []):
         initial.setdefault(f"setting-{definition['key']}", definition.get("default"))
     house_rules = _house_rule_counts(snapshot, priced, None)
-    return SettingsForm(post, initial=initial, data_for=data, army_id=roster.army_id, house_rules=house_rules)
+    return SettingsForm(post, initial=initial, data_for=data, house_rules=house_rules)
 
 
 def _house_rule_counts(
@@ -461,11 +535,17 @@ def _claim_version(request: HttpRequest, roster: models.Roster) -> bool:
     return bool(claimed)
 
 
-def _after_edit(request: HttpRequest, roster: models.Roster, secret: str, anchor: str = "roster") -> HttpResponse:
-    """Without JavaScript, back to the editor at the place edited; with htmx, the new roster."""
+def _after_edit(
+    request: HttpRequest, roster: models.Roster, secret: str, anchor: str = "roster", picker_force: int | None = None
+) -> HttpResponse:
+    """Without JavaScript, back to the editor at the place edited; with htmx, the new roster.
+
+    The unit picker keeps adding to `picker_force` where one is given.
+    """
     if request.htmx:
-        return _render_editor(request, roster, secret)
-    return redirect(f"{reverse('lists:edit', args=[secret])}#{anchor}")
+        return _render_editor(request, roster, secret, picker_force=picker_force)
+    query = f"?force={picker_force}" if picker_force else ""
+    return redirect(f"{reverse('lists:edit', args=[secret])}{query}#{anchor}")
 
 
 def _unit_changed(request, roster, secret, unit_id: int, **extra) -> HttpResponse:
@@ -496,21 +576,31 @@ def add_unit(request: HttpRequest, secret: str) -> HttpResponse:
     allowed = {unit for _, unit in data.available_units(roster.army_id)}
     if unit_id not in allowed:
         return _render_editor(request, roster, secret, errors=["Pick a unit from the list to add."], status=400)
+    # The force the picker adds to; a form without one (an older page) adds to the first force.
+    forces = roster.forces.all()
+    force = forces.filter(pk=_int(request.POST.get("force"))).first() if request.POST.get("force") else forces.first()
+    if force is None:
+        return _render_editor(request, roster, secret, errors=["Pick a force of this roster to add to."], status=400)
     with transaction.atomic():
         if not _claim_version(request, roster):
             return _conflict(request, roster, secret)
         unit_type = data.unit_types[unit_id]
         labels = dict.fromkeys(roster.units.values_list("label", flat=True), 0)
         quality = next(iter(open_qualities(unit_type, data.armies[roster.army_id].key)), None)
-        position = (roster.units.order_by("-position").values_list("position", flat=True).first() or 0) + 1
         unit = models.RosterUnit.objects.create(
             roster=roster,
+            force=force,
+            position=_next_position(force),
             unit_type_id=unit_id,
-            position=position,
             label=default_label(unit_type.name, labels),
             quality_id=data.ids_by_key(data.quality_ids).get(quality),
         )
-    return _after_edit(request, roster, secret, f"unit-{unit.id}")
+    return _after_edit(request, roster, secret, f"unit-{unit.id}", picker_force=force.id)
+
+
+def _next_position(force: models.Force) -> int:
+    """The position after the force's last unit."""
+    return (force.units.order_by("-position").values_list("position", flat=True).first() or 0) + 1
 
 
 @require_POST
@@ -522,7 +612,17 @@ def update_unit(request: HttpRequest, secret: str, unit_id: int) -> HttpResponse
     snapshot = roster_snapshot(roster, units)
     labels = {row.id: choice.label for row, choice in zip(units, snapshot.units, strict=True)}
     choice = next(c for row, c in zip(units, snapshot.units, strict=True) if row.id == unit.id)
-    form = _unit_form(snapshot, units, list(priced_house_rules()), unit.id, choice, labels, data=request.POST)
+    forces = {force.id: force for force in roster.forces.all()}
+    form = _unit_form(
+        snapshot,
+        units,
+        list(priced_house_rules()),
+        unit.id,
+        choice,
+        labels,
+        [(force.id, force.name) for force in forces.values()],
+        data=request.POST,
+    )
     if not form.is_valid():
         return _unit_changed(request, roster, secret, unit.id, unit_forms={unit.id: form})
     values = form.cleaned_data
@@ -535,6 +635,10 @@ def update_unit(request: HttpRequest, secret: str, unit_id: int) -> HttpResponse
         unit.officer_rank_id = data.ids_by_key(data.rank_ids).get(values["officer_rank"])
         unit.hero_points = values["hero_points"]
         unit.transport_id = values["transport"]
+        moved = values["force"] is not None and values["force"] != unit.force_id
+        if moved:
+            unit.force = forces[values["force"]]
+            unit.position = _next_position(unit.force)
         unit.save()
         unit.chosen_options.all().delete()
         models.RosterUnitOption.objects.bulk_create(
@@ -542,6 +646,8 @@ def update_unit(request: HttpRequest, secret: str, unit_id: int) -> HttpResponse
             for key, count in values["options"].items()
         )
         _save_house_rules(roster, unit, values["house_rules"])
+    if moved:  # the unit now shows under another force: the whole roster changes
+        return _after_edit(request, roster, secret, f"unit-{unit.id}")
     return _unit_changed(request, roster, secret, unit.id)
 
 
@@ -559,11 +665,13 @@ def remove_unit(request: HttpRequest, secret: str, unit_id: int) -> HttpResponse
         passengers = [u.label for u in snapshot.units if u.transport == index]
         entry = {**export_unit(snapshot, removed), "label": removed.label}
         house_rules = _bought_for(export_roster(snapshot), removed.label)
+        force = snapshot.forces[removed.force]
         cache.set(
             _undo_key(roster),
             {
                 "unit": entry,
-                "position": index,
+                "force": removed.force,
+                "position": snapshot.force_units(force).index(removed),
                 "passengers": passengers,
                 "label": removed.label,
                 "house_rules": house_rules,
@@ -585,15 +693,18 @@ def undo_remove(request: HttpRequest, secret: str) -> HttpResponse:
         return _render_editor(request, roster, secret, errors=["There is no removal to undo."], status=400)
 
     def put_back(document: dict) -> None:
-        taken = {entry.get("label") or entry["unit"] for entry in document["units"]}
+        units = _all_units(document)
+        taken = {entry.get("label") or entry["unit"] for entry in units}
         entry = dict(undo["unit"])
         entry["label"] = default_label(entry["label"], dict.fromkeys(taken, 0))
         if entry.get("transport") not in taken:
             entry.pop("transport", None)
-        for other in document["units"]:
+        for other in units:
             if (other.get("label") or other["unit"]) in undo["passengers"] and "transport" not in other:
                 other["transport"] = entry["label"]
-        document["units"].insert(min(undo["position"], len(document["units"])), entry)
+        # Back into its force (the last one, if its force has gone since).
+        force = document["forces"][min(undo.get("force", 0), len(document["forces"]) - 1)]["units"]
+        force.insert(min(undo["position"], len(force)), entry)
         _buy_for(document, undo["house_rules"], entry["label"])
 
     response = _rewrite_units(request, roster, secret, put_back)
@@ -607,20 +718,27 @@ def duplicate_unit(request: HttpRequest, secret: str, unit_id: int) -> HttpRespo
     """Add a copy of a unit (same choices, a label of its own) just after it."""
     roster = roster_for_edit(secret)
     unit = get_object_or_404(models.RosterUnit, pk=unit_id, roster=roster)
-    index = next(i for i, row in enumerate(roster_units(roster)) if row.id == unit.id)
+    label = roster_snapshot(roster).units[[row.id for row in roster_units(roster)].index(unit.id)].label
 
     def copy(document: dict) -> None:
-        entry = dict(document["units"][index])
-        taken = {other.get("label") or other["unit"] for other in document["units"]}
-        original = entry.get("label") or entry["unit"]
-        entry["label"] = default_label(original, dict.fromkeys(taken, 0))
-        document["units"].insert(index + 1, entry)
-        _buy_for(document, _bought_for(document, original), entry["label"])
+        taken = {other.get("label") or other["unit"] for other in _all_units(document)}
+        for force in document["forces"]:
+            for index, entry in enumerate(force["units"]):
+                if (entry.get("label") or entry["unit"]) == label:
+                    copied = {**entry, "label": default_label(label, dict.fromkeys(taken, 0))}
+                    force["units"].insert(index + 1, copied)
+                    _buy_for(document, _bought_for(document, label), copied["label"])
+                    return
 
     return _rewrite_units(request, roster, secret, copy)
 
 
-def _rewrite_units(request, roster, secret, change) -> HttpResponse:
+def _all_units(document: dict) -> list[dict]:
+    """A roster file's unit entries, force by force."""
+    return [entry for force in document["forces"] for entry in force["units"]]
+
+
+def _rewrite_units(request, roster, secret, change, anchor: str = "roster") -> HttpResponse:
     """Change the roster as a roster file and save it back through the same checks as an import."""
     document = export_roster(roster_snapshot(roster))
     change(document)
@@ -631,8 +749,77 @@ def _rewrite_units(request, roster, secret, change) -> HttpResponse:
     with transaction.atomic():
         if not _claim_version(request, roster):
             return _conflict(request, roster, secret)
-        replace_units(roster, resolved.units, resolved.house_rules)
-    return _after_edit(request, roster, secret)
+        replace_units(roster, resolved)
+    return _after_edit(request, roster, secret, anchor)
+
+
+# --- forces ------------------------------------------------------------------
+
+
+@require_POST
+def add_force(request: HttpRequest, secret: str) -> HttpResponse:
+    """Add a force (a platoon) with the organisation chosen, after the others."""
+    roster = roster_for_edit(secret)
+    form = ForceForm(request.POST, data_for=game_data(roster.system), army_id=roster.army_id)
+    if not form.is_valid():
+        return _render_editor(request, roster, secret, errors=_form_errors(form), status=400)
+
+    def add(document: dict) -> None:
+        taken = {force["name"] for force in document["forces"]}
+        name = form.cleaned_data["name"].strip() or default_force_name(len(document["forces"]), taken)
+        document["forces"].append({"name": name, **_organisation_entry(roster, form), "units": []})
+
+    return _rewrite_units(request, roster, secret, add, "forces-end")
+
+
+@require_POST
+def update_force(request: HttpRequest, secret: str, force_id: int) -> HttpResponse:
+    """Rename a force, or change the organisation it follows."""
+    roster = roster_for_edit(secret)
+    index = _force_index(roster, force_id)
+    form = ForceForm(request.POST, data_for=game_data(roster.system), army_id=roster.army_id)
+    if not form.is_valid():
+        return _render_editor(request, roster, secret, errors=_form_errors(form), status=400)
+
+    def rename(document: dict) -> None:
+        force = document["forces"][index]
+        force["name"] = form.cleaned_data["name"].strip() or force["name"]
+        force.update(_organisation_entry(roster, form))
+
+    return _rewrite_units(request, roster, secret, rename, f"force-{index + 1}")
+
+
+@require_POST
+def remove_force(request: HttpRequest, secret: str, force_id: int) -> HttpResponse:
+    """Remove a force that has no units (a roster keeps at least one force)."""
+    roster = roster_for_edit(secret)
+    index = _force_index(roster, force_id)
+    if models.RosterUnit.objects.filter(force_id=force_id).exists():
+        problem = "Move or remove the force's units before removing the force."
+        return _render_editor(request, roster, secret, errors=[problem], status=400)
+    return _rewrite_units(request, roster, secret, lambda document: document["forces"].pop(index))
+
+
+def _force_index(roster: models.Roster, force_id: int) -> int:
+    """The position of one of the roster's forces; 404 for a force of another roster."""
+    ids = list(roster.forces.values_list("id", flat=True))
+    if force_id not in ids:
+        raise Http404("No such force in this roster.")
+    return ids.index(force_id)
+
+
+def _organisation_entry(roster: models.Roster, form: ForceForm) -> dict:
+    """A roster file's `organisation:` for the organisation a force form chose (none chosen: the default)."""
+    chosen = form.cleaned_data["organisation"]
+    return {"organisation": game_data(roster.system).organisations[chosen].key} if chosen else {}
+
+
+def _form_errors(form) -> list[str]:
+    """A refused form's problems as lines: "Organisation: Select a valid choice."."""
+    return [
+        f"{form.fields[name].label}: {' '.join(errors)}" if name in form.fields else " ".join(errors)
+        for name, errors in form.errors.items()
+    ]
 
 
 def _bought_for(document: dict, label: str) -> list[dict]:
@@ -670,7 +857,6 @@ def update_settings(request: HttpRequest, secret: str) -> HttpResponse:
         roster.points_limit = values["points_limit"]
         roster.year = values["year"]
         roster.period = values["period"] or ""
-        roster.organisation_id = values["organisation"] or roster.organisation_id
         roster.settings = values["settings"]
         roster.save()
         _save_house_rules(roster, None, values["house_rules"])

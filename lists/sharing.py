@@ -33,11 +33,7 @@ def roster_for_edit(secret: str) -> Roster:
     """The roster this edit secret opens; 404 for any wrong secret, so guesses learn nothing."""
     if len(secret) > 100:
         raise Http404
-    roster = (
-        Roster.objects.select_related("system", "army", "organisation")
-        .filter(edit_secret_hash=hash_secret(secret))
-        .first()
-    )
+    roster = Roster.objects.select_related("system", "army").filter(edit_secret_hash=hash_secret(secret)).first()
     if roster is None:
         raise Http404
     return roster
@@ -46,7 +42,7 @@ def roster_for_edit(secret: str) -> Roster:
 def roster_for_share(share_id: str) -> Roster:
     if len(share_id) > 32:
         raise Http404
-    roster = Roster.objects.select_related("system", "army", "organisation").filter(share_id=share_id).first()
+    roster = Roster.objects.select_related("system", "army").filter(share_id=share_id).first()
     if roster is None:
         raise Http404
     return roster

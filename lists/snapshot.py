@@ -183,6 +183,21 @@ class OrganisationInfo:
 
 
 @dataclass(frozen=True)
+class ForceInfo:
+    """One force (platoon) of a roster: its place, the name the player gave it and its organisation."""
+
+    index: int
+    name: str
+    organisation: OrganisationInfo | None = None
+
+    @property
+    def title(self) -> str:
+        """The force as findings name it: "Platoon 2 (Reinforced Platoon)"."""
+        organisation = self.organisation.name if self.organisation else ""
+        return f"{self.name} ({organisation})" if organisation and organisation != self.name else self.name
+
+
+@dataclass(frozen=True)
 class RankInfo:
     key: str
     name: str
@@ -254,6 +269,7 @@ class UnitChoice:
     officer_rank: str | None = None
     transport: int | None = None  # index of the roster unit carrying this one
     hero_points: int = 0
+    force: int = 0  # index of the roster force the unit belongs to
 
     @property
     def men(self) -> int:
@@ -356,7 +372,7 @@ class RosterSnapshot:
     year: int | None = None
     period: str | None = None
     settings: dict = field(default_factory=dict)
-    organisation: OrganisationInfo | None = None
+    forces: list[ForceInfo] = field(default_factory=list)  # in roster order; a unit names its force by index
     units: list[UnitChoice] = field(default_factory=list)
     house_rules: list[HouseRuleChoice] = field(default_factory=list)  # priced overlay rules bought
 
@@ -364,6 +380,19 @@ class RosterSnapshot:
         if key in self.settings:
             return self.settings[key]
         return self.system.setting_default(key)
+
+    def force_units(self, force: ForceInfo) -> list[UnitChoice]:
+        """The units of one force, in roster order."""
+        return [unit for unit in self.units if unit.force == force.index]
+
+    def organisation_of(self, unit: UnitChoice) -> OrganisationInfo | None:
+        """The organisation of the force a unit belongs to, if it has one."""
+        return self.forces[unit.force].organisation if unit.force < len(self.forces) else None
+
+    @property
+    def organisation_keys(self) -> set[str]:
+        """The keys of the organisations the roster's forces follow (findings link to their text)."""
+        return {force.organisation.key for force in self.forces if force.organisation}
 
     @property
     def game_period(self) -> str | None:

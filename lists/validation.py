@@ -24,6 +24,7 @@ HERO_POINTS_MAX = 50
 POINTS_LIMIT_MAX = 100_000
 YEAR_MIN, YEAR_MAX = 1900, 1960
 SETTING_NUMBER_MAX = 100_000  # a number setting, such as a tournament's limit of order dice
+FORCES_MAX = 20  # forces (platoons) in one roster
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,21 @@ def label_refusals(label: str, taken: dict[str, str]) -> list[Refusal]:
     if label in taken:
         return [Refusal("label", f"The label {label!r} is already used by {taken[label]}.")]
     return []
+
+
+def force_refusals(names: list[str]) -> list[Refusal]:
+    """A roster has from one to FORCES_MAX forces, each with a name of its own (findings name forces by it)."""
+    refusals: list[Refusal] = []
+    if not 1 <= len(names) <= FORCES_MAX:
+        refusals.append(Refusal("", f"A roster has from 1 to {FORCES_MAX} forces, not {len(names)}."))
+    seen: set[str] = set()
+    for index, name in enumerate(names):
+        if not name.strip() or len(name) > NAME_MAX_LENGTH:
+            refusals.append(Refusal(f"{index}.name", f"A force's name has 1 to {NAME_MAX_LENGTH} characters."))
+        elif name in seen:
+            refusals.append(Refusal(f"{index}.name", f"Another force is already called {name!r}."))
+        seen.add(name)
+    return refusals
 
 
 def unit_refusals(

@@ -115,7 +115,7 @@ def main() -> None:
         roster_snapshot(roster)  # the game data cache is warm, as in a running server
         roster = Roster.objects.get(pk=saved.pk)
         with CaptureQueriesContext(connection) as queries:
-            roster = Roster.objects.select_related("system", "army", "organisation").get(pk=saved.pk)
+            roster = Roster.objects.select_related("system", "army").get(pk=saved.pk)
             judge(roster_snapshot(roster))
         line(f"queries to load and check a {count}-unit roster", str(len(queries)), "(must not grow with size)")
 

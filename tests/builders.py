@@ -1,6 +1,7 @@
 """Small builders for in-memory rosters, so rule tests need no database."""
 
 from lists.snapshot import (
+    ForceInfo,
     ModelLine,
     OptionInfo,
     OrganisationInfo,
@@ -182,7 +183,7 @@ def roster(*units, organisation=None, **extra) -> RosterSnapshot:
         army_name="Test army",
         name="Test roster",
         units=choices,
-        organisation=organisation,
+        forces=extra.pop("forces", [ForceInfo(0, "Platoon 1", organisation)]),
         **extra,
     )
 

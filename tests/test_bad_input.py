@@ -45,6 +45,7 @@ field_names = st.sampled_from(
         "units",
         "house_rules",
         "organisation",
+        "forces",
         "format",
     ]
 )

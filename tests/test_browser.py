@@ -308,3 +308,22 @@ def test_no_page_scrolls_sideways_on_a_phone(browser, site):
     wrap = page.locator(".table-wrap").first
     assert wrap.evaluate("element => element.scrollWidth > element.clientWidth")
     phone.close()
+
+
+def test_a_player_adds_a_second_platoon_and_fills_it_from_the_picker(page, site):
+    import_roster(page, site, EXAMPLE)
+    page.click("#forces-end button[type=submit]")
+    second = page.locator("section.force").filter(has=page.locator("h2", has_text=re.compile("^Platoon 2$")))
+    expect(second).to_have_count(1)
+    settled(page)
+
+    second.locator("a", has_text="Add units to Platoon 2").click()
+    expect(page.locator("#picker-heading")).to_have_text("Add a unit to Platoon 2")
+    settled(page)
+    pick(page, "Second Lieutenant").click()
+
+    expect(second.locator("article.unit")).to_have_count(1)
+    expect(second.locator("article.unit h2")).to_have_text("Second Lieutenant")
+    # Platoon 2 has its officer but not its two compulsory sections: the finding names it.
+    expect(page.locator("#summary")).to_contain_text("Platoon 2 (Generic Reinforced Platoon) needs at least 2")
+    assert [force.units.count() for force in Roster.objects.get().forces.all()] == [10, 1]

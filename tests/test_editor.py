@@ -79,8 +79,6 @@ def set_year(client, edit_url: str, year: int | str) -> None:
     page = client.get(edit_url).content.decode()
     roster = Roster.objects.get()
     fields = {"version": version(page), "name": roster.name, "points_limit": roster.points_limit, "year": year}
-    if roster.organisation_id:
-        fields["organisation"] = roster.organisation_id
     assert client.post(f"{edit_url}settings/", fields).status_code == 302
 
 
@@ -547,7 +545,7 @@ def test_a_number_setting_past_its_limit_is_refused_in_the_editor_and_in_a_file_
     field = re.search(r'<input[^>]*name="setting-max-order-dice"[^>]*>', page).group(0)
     assert 'max="100000"' in field
 
-    posted = {"name": roster.name, "organisation": roster.organisation_id, "version": version(page)}
+    posted = {"name": roster.name, "version": version(page)}
     response = client.post(f"{edit_url}settings/", {**posted, "setting-max-order-dice": "100001"})
     text = (EXAMPLES / "bolt-action-2e.yaml").read_text().replace("max-order-dice: 12", "max-order-dice: 100001")
 

@@ -9,7 +9,7 @@ import pytest
 from lists.loading import game_data
 from lists.models import GameSystem, UnitOption
 from lists.rules import check_roster
-from lists.snapshot import RosterSnapshot, UnitChoice
+from lists.snapshot import ForceInfo, RosterSnapshot, UnitChoice
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("real_packs")]
 
@@ -39,7 +39,7 @@ def _roster(data, army, unit_type, options: dict[str, int], year: int | None) ->
         army_key=army.key,
         army_name=army.name,
         year=year,
-        organisation=data.organisations.get(organisation),
+        forces=[ForceInfo(0, "Platoon 1", data.organisations.get(organisation))],
         units=[unit],
     )
 

@@ -63,7 +63,10 @@ def test_the_bolt_action_example_costs_what_a_player_adds_up():
     # mortar 50+10 spotter; MMG 50; veteran sniper 65; medic 23; PIAT 40; Sherman 185.
     assert verdict["points"] == 50 + 2 * 120 + 80 + 60 + 50 + 65 + 23 + 40 + 185
     assert verdict["order_dice"] == 10
-    assert set(verdict) == {"valid", "points", "points_limit", "order_dice", "findings"}
+    assert set(verdict) == {"valid", "points", "points_limit", "order_dice", "findings", "forces"}
+    # The older file form (organisation and units at the top level) is one force holding every unit.
+    [force] = verdict["forces"]
+    assert (force["name"], force["points"], len(force["units"])) == ("Platoon 1", verdict["points"], 10)
 
 
 @pytest.mark.django_db
@@ -231,7 +234,11 @@ def test_the_share_page_exports_yaml_and_json_that_reimport(client):
     yaml_text = client.get(f"/r/{roster.share_id}/roster.yaml").content
     json_text = client.get(f"/r/{roster.share_id}/roster.json").content
 
-    assert json.loads(json_text)["units"][1] == {"unit": "Rifle Squad", "label": "1 Section", "transport": "Truck"}
+    assert json.loads(json_text)["forces"][0]["units"][1] == {
+        "unit": "Rifle Squad",
+        "label": "1 Section",
+        "transport": "Truck",
+    }
     again = load_roster_file(yaml_text, "roster.yaml").snapshot()
     assert again.name == "Normandy, June 1944"
     assert len(again.units) == 12

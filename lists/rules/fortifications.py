@@ -5,22 +5,24 @@ from lists.snapshot import RosterSnapshot
 
 
 def fortification_findings(roster: RosterSnapshot) -> list[Finding]:
-    if roster.organisation is None:
-        return []
     findings: list[Finding] = []
-    for slot in roster.organisation.slots:
-        if slot.requires_setting is None or roster.setting(slot.requires_setting):
+    for unit in roster.units:
+        organisation = roster.organisation_of(unit)
+        if organisation is None:
             continue
-        for unit in roster.units:
+        for slot in organisation.slots:
+            if slot.requires_setting is None or roster.setting(slot.requires_setting):
+                continue
             if unit.unit_type.category in slot.categories:
                 findings.append(
                     error(
                         "fortifications.required",
                         f"{unit.label} may only be taken when the enemy uses fortifications.",
                         "Remove it, or tick 'enemy uses fortifications' if your opponent has them.",
-                        roster.organisation.key,
+                        organisation.key,
                         unit,
-                        roster.organisation.name,
+                        organisation.name,
                     )
                 )
+                break
     return findings

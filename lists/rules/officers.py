@@ -28,19 +28,20 @@ def officer_rank_findings(roster: RosterSnapshot) -> list[Finding]:
                 )
             )
             continue
-        if roster.organisation is None:
+        organisation = roster.organisation_of(unit)
+        if organisation is None:
             continue
-        for slot in roster.organisation.slots:
+        for slot in organisation.slots:
             if unit_type.category in slot.categories and slot.officer_ranks and rank not in slot.officer_ranks:
                 names = " or ".join(ranks[r].name if r in ranks else r for r in slot.officer_ranks)
                 findings.append(
                     error(
                         "officer.rank",
-                        f"{unit.label} is a {rank_name}; the {slot.name} of a {roster.organisation.name} must be a {names}.",
+                        f"{unit.label} is a {rank_name}; the {slot.name} of a {organisation.name} must be a {names}.",
                         f"Make {unit.label} a {names}, or take it in another slot.",
-                        roster.organisation.key,
+                        organisation.key,
                         unit,
-                        roster.organisation.name,
+                        organisation.name,
                     )
                 )
     return findings

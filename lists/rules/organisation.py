@@ -1,8 +1,10 @@
 """Force organisation: compulsory choices, maximums and ratios between slots.
 
-A slot counts the roster units whose category it names; a unit may count in
-several slots (Action All Fronts' shared company choices). A limit is a number
-or a base plus terms that grow with other categories (squads per platoon HQ).
+A roster holds one or more forces (platoons); each is judged against its own
+organisation, and its slots count only its own units. A slot counts the units
+whose category it names; a unit may count in several slots (Action All Fronts'
+shared company choices). A limit is a number or a base plus terms that grow
+with other categories (squads per platoon HQ).
 """
 
 from __future__ import annotations
@@ -11,12 +13,13 @@ import math
 
 from lists.pricing import unit_points
 from lists.rules.finding import Finding, error
-from lists.snapshot import RosterSnapshot, SlotInfo, UnitChoice
+from lists.snapshot import ForceInfo, RosterSnapshot, SlotInfo, UnitChoice
 
 
-def category_counts(roster: RosterSnapshot) -> dict[str, int]:
+def category_counts(units: list[UnitChoice]) -> dict[str, int]:
+    """How many of the units are of each category."""
     counts: dict[str, int] = {}
-    for unit in roster.units:
+    for unit in units:
         counts[unit.unit_type.category] = counts.get(unit.unit_type.category, 0) + 1
     return counts
 
@@ -59,23 +62,40 @@ def unit_weight(roster: RosterSnapshot, slot: SlotInfo, unit: UnitChoice) -> flo
     return 0.5 if unit_points(roster, unit) <= threshold else 1.0
 
 
+def slot_taken(roster: RosterSnapshot, slot: SlotInfo, units: list[UnitChoice]) -> float:
+    """How many choices of the slot the units fill (cheap units may count as half)."""
+    return sum(unit_weight(roster, slot, unit) for unit in units if unit.unit_type.category in slot.categories)
+
+
 def organisation_findings(roster: RosterSnapshot) -> list[Finding]:
-    organisation = roster.organisation
-    if organisation is None:
-        return []
+    """Every force against its own organisation; several forces are named so a finding says which."""
     findings: list[Finding] = []
-    counts = category_counts(roster)
+    for force in roster.forces:
+        if force.organisation is not None:
+            findings += force_findings(roster, force, named=len(roster.forces) > 1)
+    return findings
+
+
+def force_findings(roster: RosterSnapshot, force: ForceInfo, named: bool) -> list[Finding]:
+    """One force's slots: units it has no place for, compulsory choices, maximums and ratios."""
+    organisation = force.organisation
+    units = roster.force_units(force)
+    findings: list[Finding] = []
+    counts = category_counts(units)
     names = organisation.category_names
     rule = organisation.key
     placed = {category for slot in organisation.slots for category in slot.categories}
+    # With one force the organisation is named alone, as before: "the Reinforced Platoon".
+    who = force.title if named else f"the {organisation.name}"
+    has = f"{force.name} has" if named else "the roster has"
 
-    for unit in roster.units:
+    for unit in units:
         if unit.unit_type.category not in placed:
             findings.append(
                 error(
                     "org.too_many",
-                    f"{unit.label} is a {unit.unit_type.category_name}, which the {organisation.name} has no place for.",
-                    "Remove it, or pick an organisation that takes this kind of unit.",
+                    f"{unit.label} is a {unit.unit_type.category_name}, which {who} has no place for.",
+                    "Remove it, move it to another force, or pick an organisation that takes this kind of unit.",
                     rule,
                     unit,
                     organisation.name,
@@ -83,8 +103,8 @@ def organisation_findings(roster: RosterSnapshot) -> list[Finding]:
             )
 
     for slot in organisation.slots:
-        members = [unit for unit in roster.units if unit.unit_type.category in slot.categories]
-        taken = sum(unit_weight(roster, slot, unit) for unit in members)
+        members = [unit for unit in units if unit.unit_type.category in slot.categories]
+        taken = slot_taken(roster, slot, members)
         minimum = limit_value(slot.min, counts) or 0
         maximum = limit_value(slot.max, counts)
         if taken < math.ceil(minimum):
@@ -92,10 +112,13 @@ def organisation_findings(roster: RosterSnapshot) -> list[Finding]:
             findings.append(
                 error(
                     "org.missing" if isinstance(slot.min, int) else "org.ratio",
-                    f"The {organisation.name} needs at least {math.ceil(minimum)} {slot.name}; the roster has {taken:g}.",
-                    f"Add {missing:g} more: {slot.name}.",
+                    f"{who[0].upper()}{who[1:]} needs at least {math.ceil(minimum)} {slot.name}; {has} {taken:g}.",
+                    f"Add {missing:g} more to {force.name}: {slot.name}."
+                    if named
+                    else f"Add {missing:g} more: {slot.name}.",
                     rule,
-                    None,
+                    # Point at a unit of the force where there is one, so the editor shows where to add.
+                    units[0] if named and units else None,
                     organisation.name,
                 )
             )
@@ -108,7 +131,7 @@ def organisation_findings(roster: RosterSnapshot) -> list[Finding]:
             findings.append(
                 error(
                     "org.ratio" if ratio else "org.too_many",
-                    f"{slot.name}: the roster has {taken:g}, the {organisation.name} allows {allowed:g} ({limit_text}).",
+                    f"{slot.name}: {has} {taken:g}, {who} allows {allowed:g} ({limit_text}).",
                     f"Remove {extra.label} or another {slot.name}"
                     + (", or add the units that allow more." if ratio else "."),
                     rule,

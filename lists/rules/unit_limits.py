@@ -1,7 +1,9 @@
 """Unit limits: at most so many of one unit in a roster (a forward observer, a sniper team).
 
-The army lists give such limits per unit (`max_in_roster` in the pack); a roster
-holds one force, so a limit per force and one per roster are the same.
+The army lists give such limits per unit (`max_in_roster` in the pack), and they
+count across the whole roster, whatever force each unit is in. (The converted
+Bolt Action data does not say whether a BattleScribe limit was per force or per
+roster, so all are counted per roster: the stricter reading.)
 """
 
 from __future__ import annotations
@@ -15,20 +17,19 @@ def unit_limit_findings(roster: RosterSnapshot) -> list[Finding]:
     for unit in roster.units:
         by_type.setdefault(unit.unit_type.key, []).append(unit)
     findings: list[Finding] = []
-    rule = roster.organisation.key if roster.organisation else ""
-    rule_name = roster.organisation.name if roster.organisation else ""
     for units in by_type.values():
         unit_type = units[0].unit_type
         allowed = unit_type.limit_in(roster.army_key)
         if allowed is not None and len(units) > allowed:
+            organisation = roster.organisation_of(units[-1])
             findings.append(
                 error(
                     "org.too_many",
                     f"The roster has {len(units)} {unit_type.name}; the army list allows {allowed}.",
                     f"Remove {units[-1].label}.",
-                    rule,
+                    organisation.key if organisation else "",
                     units[-1],
-                    rule_name,
+                    organisation.name if organisation else "",
                 )
             )
     return findings

@@ -14,6 +14,22 @@ from lists.roster_files import RosterFileInvalid, load_roster_file
 from lists.verdict import judge
 
 
+def force_summary(roster, verdict) -> list[dict]:
+    """Each force with its organisation, points and units (label and points), in roster order."""
+    summary = []
+    for force in roster.forces:
+        units = [{"label": unit.label, "points": verdict.unit_points[unit.index]} for unit in roster.force_units(force)]
+        summary.append(
+            {
+                "name": force.name,
+                "organisation": force.organisation.name if force.organisation else None,
+                "points": sum(unit["points"] for unit in units),
+                "units": units,
+            }
+        )
+    return summary
+
+
 class Command(BaseCommand):
     help = "Check a roster file (YAML or JSON). Exit 0 legal, 1 not legal, 2 unusable file."
     requires_migrations_checks = False
@@ -39,7 +55,7 @@ class Command(BaseCommand):
             self.stderr.write(f"{path}: the file could not be checked ({type(exc).__name__}); please report this")
             sys.exit(2)
         if as_json:
-            self.stdout.write(json.dumps(verdict.to_dict(), indent=2))
+            self.stdout.write(json.dumps({**verdict.to_dict(), "forces": force_summary(roster, verdict)}, indent=2))
         else:
             self._print_text(roster, verdict)
         sys.exit(0 if verdict.valid else 1)
@@ -50,6 +66,11 @@ class Command(BaseCommand):
         self.stdout.write(f"{roster.name} ({roster.system.name}, {roster.army_name}): {state}")
         dice = f", {verdict.order_dice} order dice" if verdict.order_dice is not None else ""
         self.stdout.write(f"{verdict.points}{limit} points{dice}")
+        for force in force_summary(roster, verdict):
+            organisation = f" ({force['organisation']})" if force["organisation"] else ""
+            self.stdout.write(f"{force['name']}{organisation}: {force['points']} points")
+            for unit in force["units"]:
+                self.stdout.write(f"  {unit['points']:>5}  {unit['label']}")
         for finding in verdict.findings:
             where = f"[{finding.unit}] " if finding.unit else ""
             self.stdout.write(f"  {finding.severity}: {where}{finding.message} {finding.fix} ({finding.code})")
