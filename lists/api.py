@@ -216,6 +216,8 @@ def unit(request: HttpRequest, system_key: str, unit_key: str) -> JsonResponse:
             ],
             "size": {"min": unit.min_size, "max": unit.max_size},
             "army_limits": unit.army_limits,
+            "max_in_roster": unit.max_in_roster,
+            "limit_per": unit.limit_per,
             "composition": [
                 {
                     "count": m.count,

@@ -485,8 +485,9 @@ class Unit(Strict):
     composition: list[ModelEntry] = []  # empty for off-table support such as a bombardment
     min_size: int | None = Field(default=None, ge=0)
     max_size: int | None = Field(default=None, ge=0)
-    max_in_roster: int | None = Field(default=None, ge=1)  # at most this many of the unit (a roster is one force)
+    max_in_roster: int | None = Field(default=None, ge=1)  # at most this many of the unit
     army_limits: dict[Key, NonNegativeInt] = {}  # an army list's own limit, where it differs (0: none)
+    limit_per: Literal["roster", "force"] = "roster"  # what those limits count: the roster, or each force
     qualities: list[QualityCost] = []
     officer_rank: Key | None = None
     officer_ranks: list[Key] = []

@@ -808,6 +808,7 @@ def _write_units(pack: Pack, scope: dict, armies: dict, unit_categories: dict, r
                 "max_size": u.max_size,
                 "max_in_roster": u.max_in_roster,
                 "army_limits": u.army_limits,
+                "limit_per": u.limit_per,
                 "officer_rank": ranks[(u.officer_rank,)] if u.officer_rank else None,
                 "weapon_categories": u.weapon_categories,
                 "armour": _dump(u.armour),

@@ -134,6 +134,7 @@ class UnitTypeInfo:
     max_size: int | None = None
     max_in_roster: int | None = None  # at most this many of the unit in a roster
     army_limits: dict[str, int] = field(default_factory=dict)  # an army list's own limit, where it differs
+    limit_per: str = "roster"  # the limit counts the whole roster, or each force ("force")
     officer_rank: str | None = None
     officer_ranks: tuple[str, ...] = ()
     options: dict[str, OptionInfo] = field(default_factory=dict)
@@ -157,7 +158,7 @@ class UnitTypeInfo:
         return sum(line.men for line in self.composition)
 
     def limit_in(self, army_key: str) -> int | None:
-        """At most how many of the unit a roster of this army list holds (None: no limit)."""
+        """At most how many of the unit a roster (or each force, see `limit_per`) of this army list holds."""
         return self.army_limits.get(army_key, self.max_in_roster)
 
 

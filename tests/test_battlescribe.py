@@ -381,6 +381,14 @@ def test_a_unit_limit_a_theatre_changes_is_that_theatre_lists_own_limit(converte
     assert (pioneers["max_in_roster"], pioneers["army_limits"]) == (1, {"testland-1942-desert": 2})
 
 
+def test_a_unit_limit_keeps_what_it_counts_each_force_or_the_roster(converted):
+    """l-pioneer-max and l-tank-max have scope="force" (each platoon); l-mounted-max has scope="roster"."""
+    assert _unit(converted, "Pioneer Team")["limit_per"] == "force"
+    assert _unit(converted, "Panzer Test")["limit_per"] == "force"
+    mounted = _unit(converted, "Mounted Officer")
+    assert (mounted["max_in_roster"], mounted.get("limit_per", "roster")) == (2, "roster")
+
+
 def test_a_per_man_option_only_the_fixed_men_pay_for_is_priced_with_the_unit(converted):
     """o-smoke costs 1 and takes 1 off when taken; m-nco (exactly one) and m-lmg gain 1 while it is taken in
     u-squad, and m-soldier's +1 counts it inside the soldier, where it never is: 1 - 1 + 1 for the NCO, and

@@ -243,3 +243,17 @@ units:
     assert ">Veteran<" not in quality_select
     assert "Inexperienced Soldier with LMG" in page
     assert "Regular Soldier with LMG" not in page
+
+
+def test_a_unit_limited_per_force_may_be_taken_once_in_each_platoon(tmp_path):
+    """BA2 - Armies of Germany.cat: the Medium Mortar Team's limit has scope="force", so a list of two
+    platoons may field one in each (a third, in either platoon, is one too many for that platoon)."""
+    roster = (ROOT / "examples" / "bolt-action-2e-germany-normandy-two-platoons.yaml").read_text()
+    roster = roster.replace("points_limit: 1000", "points_limit: 1250")
+    mortar = "      - {unit: germany-medium-mortar-team, quality: Regular}\n"
+    first, second = roster.split("  - name: 2. Zug\n")
+    code, result = validate(tmp_path, first + mortar + "  - name: 2. Zug\n" + second + mortar)
+    assert (code, result["findings"]) == (0, [])
+    code, result = validate(tmp_path, first + mortar + "  - name: 2. Zug\n" + second + mortar + mortar)
+    assert [f["code"] for f in result["findings"]] == ["org.too_many"]
+    assert result["findings"][0]["message"].startswith("2. Zug")

@@ -1200,7 +1200,7 @@ class PackWriter:
                     built.append(unit)
             if not built:
                 continue
-            most, army_limits = self.unit_limit(node, army, shown)
+            most, army_limits, per = self.unit_limit(node, army, shown)
             if nested:
                 self.report.pattern("an entry holding several whole units (officer ranks, team kinds) split into units")
             self.report.counts["entries converted"] += 1
@@ -1210,6 +1210,8 @@ class PackWriter:
                     unit["max_in_roster"] = most
                 if army_limits:
                     unit["army_limits"] = army_limits
+                if per == "force" and (most is not None or army_limits):
+                    unit["limit_per"] = per
                 units.append(unit)
                 for selector_key in shown:
                     shown_in[selector_key].append(unit["key"])
@@ -1247,9 +1249,10 @@ class PackWriter:
             content["organisations"] = organisations
         self.files[f"{army.key}.yaml"] = content
 
-    def unit_limit(self, node: Node, army: Army, shown: list[str]) -> tuple[int | None, dict[str, int]]:
-        """At most how many of a unit a force or roster takes (the lowest such limit), if any, and the
-        limit of each theatre list whose selector changes it (the data's modifiers of the constraint)."""
+    def unit_limit(self, node: Node, army: Army, shown: list[str]) -> tuple[int | None, dict[str, int], str]:
+        """At most how many of a unit a force or roster takes (the lowest such limit), if any, the limit
+        of each theatre list whose selector changes it (the data's modifiers of the constraint), and
+        what the limits count: "force" (each platoon) or "roster". No entry of the data has both."""
         constraints = []
         for constraint in node.constraints():
             if constraint.get("scope") not in ("force", "roster") or constraint.get("field") != "selections":
@@ -1259,7 +1262,8 @@ class PackWriter:
                 continue
             constraints.append(constraint)
         if not constraints:
-            return None, {}
+            return None, {}, "roster"
+        per = "force" if all(c.get("scope") == "force" for c in constraints) else "roster"
         force = self.converter.force_id
         base = min(self.converter.constraint_value(node, c, {force}) for c in constraints)
         by_army = {}
@@ -1273,8 +1277,8 @@ class PackWriter:
         elif base == 0:
             self.report.pattern("a unit limited to none unless a theatre raises it: left without a limit")
         if most is not None:
-            self.report.pattern("a unit limit per force or roster")
-        return most, changed
+            self.report.pattern(f"a unit limit per {per}")
+        return most, changed, per
 
     def selectors(self, army: Army) -> None:
         """Every entry under a theatre selector becomes an army list."""

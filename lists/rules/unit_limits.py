@@ -1,9 +1,9 @@
-"""Unit limits: at most so many of one unit in a roster (a forward observer, a sniper team).
+"""Unit limits: at most so many of one unit (a forward observer, a sniper team).
 
-The army lists give such limits per unit (`max_in_roster` in the pack), and they
-count across the whole roster, whatever force each unit is in. (The converted
-Bolt Action data does not say whether a BattleScribe limit was per force or per
-roster, so all are counted per roster: the stricter reading.)
+The army lists give such limits per unit (`max_in_roster` in the pack, or the
+army list's own figure in `army_limits`). A limit counts the whole roster, or
+each force on its own where the unit's `limit_per` is `force` (the BattleScribe
+data says which for every limit: most are "per force", that is per platoon).
 """
 
 from __future__ import annotations
@@ -13,23 +13,31 @@ from lists.snapshot import RosterSnapshot, UnitChoice
 
 
 def unit_limit_findings(roster: RosterSnapshot) -> list[Finding]:
-    by_type: dict[str, list[UnitChoice]] = {}
+    groups: dict[tuple[str, int | None], list[UnitChoice]] = {}
     for unit in roster.units:
-        by_type.setdefault(unit.unit_type.key, []).append(unit)
+        force = unit.force if unit.unit_type.limit_per == "force" else None
+        groups.setdefault((unit.unit_type.key, force), []).append(unit)
     findings: list[Finding] = []
-    for units in by_type.values():
+    for (_, force), units in groups.items():
         unit_type = units[0].unit_type
         allowed = unit_type.limit_in(roster.army_key)
-        if allowed is not None and len(units) > allowed:
-            organisation = roster.organisation_of(units[-1])
-            findings.append(
-                error(
-                    "org.too_many",
-                    f"The roster has {len(units)} {unit_type.name}; the army list allows {allowed}.",
-                    f"Remove {units[-1].label}.",
-                    organisation.key if organisation else "",
-                    units[-1],
-                    organisation.name if organisation else "",
-                )
+        if allowed is None or len(units) <= allowed:
+            continue
+        where = "The roster" if force is None else _force_title(roster, force)
+        whole = "the army list allows" if force is None else "the army list allows each force"
+        organisation = roster.organisation_of(units[-1])
+        findings.append(
+            error(
+                "org.too_many",
+                f"{where} has {len(units)} {unit_type.name}; {whole} {allowed}.",
+                f"Remove {units[-1].label}" + ("." if force is None else ", or move it to another force."),
+                organisation.key if organisation else "",
+                units[-1],
+                organisation.name if organisation else "",
             )
+        )
     return findings
+
+
+def _force_title(roster: RosterSnapshot, index: int) -> str:
+    return roster.forces[index].title if index < len(roster.forces) else "The force"
