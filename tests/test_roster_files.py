@@ -36,6 +36,7 @@ def test_there_is_an_example_for_every_game_system():
     assert {path.stem for path in EXAMPLES} == {
         "bolt-action-2e",
         "bolt-action-2e-germany-normandy",
+        "bolt-action-2e-germany-normandy-two-platoons",
         "action-all-fronts",
         "heroes-all",
         "rapid-fire-house-rules",
