@@ -514,6 +514,12 @@ def _assign(obj, values: dict) -> bool:
     return changed
 
 
+def _ids(rows) -> list[int]:
+    """The rows' ids as a list, so a delete filters on its own column: PostgreSQL planned the delete with a join
+    to a table just rewritten in this transaction (no statistics yet) as a nested loop that ran for many minutes."""
+    return list(rows.values_list("pk", flat=True))
+
+
 def _relink(relation, links: list[tuple[object, list]]) -> None:
     """Rewrite a many-to-many relation for many rows at once: one delete, one insert.
 
@@ -681,7 +687,7 @@ def _write_weapons(pack: Pack, game, scope: dict, categories: dict, rules: dict)
             for index, w in enumerate(pack.items("weapons"))
         ],
     )
-    models.WeaponRule.objects.filter(weapon__system=game).delete()
+    models.WeaponRule.objects.filter(weapon_id__in=_ids(models.Weapon.objects.filter(system=game))).delete()
     models.WeaponRule.objects.bulk_create(
         models.WeaponRule(
             weapon=weapons[(w.key,)],
@@ -835,8 +841,9 @@ def _write_compositions(
 ) -> None:
     """Each unit's rules, ranks, men (with their weapons) and costs by quality."""
     # Composition and quality costs have no identity of their own: rewrite them.
-    models.UnitModel.objects.filter(unit_type__system=game).delete()
-    models.QualityCost.objects.filter(unit_type__system=game).delete()
+    unit_ids = _ids(models.UnitType.objects.filter(system=game))
+    models.UnitModel.objects.filter(unit_type_id__in=unit_ids).delete()
+    models.QualityCost.objects.filter(unit_type_id__in=unit_ids).delete()
     model_weapons = []
     quality_costs = []
     unit_list = pack.items("units")
@@ -971,11 +978,7 @@ def _write_options(pack: Pack, game, units: dict, weapons: dict, ranks: dict) ->
     models.UnitOption.objects.bulk_create(to_create)
     if to_update:
         models.UnitOption.objects.bulk_update(to_update, list(values), batch_size=500)
-    through = models.UnitOption.weapons.through
-    through.objects.filter(unitoption__unit_type__system=game).delete()
-    through.objects.bulk_create(
-        through(unitoption_id=obj.pk, weapon_id=weapons[(key,)].pk) for obj, keys in option_weapons for key in keys
-    )
+    _relink(models.UnitOption.weapons, [(obj, [weapons[(key,)] for key in keys]) for obj, keys in option_weapons])
 
 
 def load_all(packs_dir: Path, prune: bool = False) -> list[LoadReport]:
