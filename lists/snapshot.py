@@ -386,9 +386,14 @@ class RosterSnapshot:
         """The units of one force, in roster order."""
         return [unit for unit in self.units if unit.force == force.index]
 
+    def force_of(self, unit: UnitChoice) -> ForceInfo | None:
+        """The force a unit belongs to (None in a snapshot built without forces)."""
+        return self.forces[unit.force] if unit.force < len(self.forces) else None
+
     def organisation_of(self, unit: UnitChoice) -> OrganisationInfo | None:
         """The organisation of the force a unit belongs to, if it has one."""
-        return self.forces[unit.force].organisation if unit.force < len(self.forces) else None
+        force = self.force_of(unit)
+        return force.organisation if force else None
 
     @property
     def organisation_keys(self) -> set[str]:

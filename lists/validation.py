@@ -93,10 +93,11 @@ def unit_refusals(
     refusals: list[Refusal] = []
     if quality is not None:
         priced = unit_type.quality_prices
+        fielded = open_qualities(unit_type, army_key)
         if quality not in system.qualities:
             refusals.append(Refusal("quality", f"{quality!r} is not a troop quality of {system.name}."))
-        elif priced and quality not in open_qualities(unit_type, army_key):
-            offered = " or ".join(system.qualities[key].name for key in open_qualities(unit_type, army_key))
+        elif priced and quality not in fielded:
+            offered = " or ".join(system.qualities[key].name for key in fielded)
             name = system.qualities[quality].name
             where = "" if quality not in priced else " in this army list"
             refusals.append(Refusal("quality", f"{unit_type.name} has no {name} price{where}: choose {offered}."))

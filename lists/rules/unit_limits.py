@@ -23,7 +23,8 @@ def unit_limit_findings(roster: RosterSnapshot) -> list[Finding]:
         allowed = unit_type.limit_in(roster.army_key)
         if allowed is None or len(units) <= allowed:
             continue
-        where = "The roster" if force is None else _force_title(roster, force)
+        force_info = roster.force_of(units[-1])
+        where = "The roster" if force is None else force_info.title if force_info else "The force"
         whole = "the army list allows" if force is None else "the army list allows each force"
         organisation = roster.organisation_of(units[-1])
         findings.append(
@@ -37,7 +38,3 @@ def unit_limit_findings(roster: RosterSnapshot) -> list[Finding]:
             )
         )
     return findings
-
-
-def _force_title(roster: RosterSnapshot, index: int) -> str:
-    return roster.forces[index].title if index < len(roster.forces) else "The force"
