@@ -23,7 +23,7 @@ from django_tasks import TaskResultStatus, task
 from django_tasks.exceptions import TaskResultDoesNotExist
 from rq import Worker
 
-from lists import models
+from lists import helpers, models
 from lists.cards import Layout, cards_pdf, list_pdf, warm_up
 from lists.fingerprint import issue
 from lists.loading import game_data, roster_snapshot
@@ -47,11 +47,16 @@ class PdfJob:
 
 
 class PdfWorker(Worker):
-    """RQ's worker, which forks a process for each render: fonts and stylesheets are loaded once, before."""
+    """RQ's worker, which forks a process for each render: fonts and stylesheets are loaded once, before,
+    and the render helpers for the other cores are started (again, if one was lost) before each job."""
 
     def work(self, *args, **kwargs):
         warm_up()
         return super().work(*args, **kwargs)
+
+    def execute_job(self, job, queue):
+        helpers.start(settings.PDF_RENDER_PROCESSES - 1)
+        return super().execute_job(job, queue)
 
 
 @contextmanager

@@ -590,7 +590,20 @@ def test_a_rule_without_text_is_printed_as_its_name_alone_never_a_name_and_a_col
     on_reference = " ".join(render_to_string("cards/_block.html", {"block": reference}).split())
     looked_up = " ".join(render_to_string("lists/_lookup.html", {"blocks": [reminder]}).split())
 
-    assert '<p class="reminder"><b>Blitz Drill</b></p>' in on_card
-    assert '<p class="rule"><b>Blitz Drill</b> <i class="source">(BSData/boltaction)</i></p>' in on_reference
+    assert '<p class="blk reminder"><b>Blitz Drill</b></p>' in on_card
+    assert '<p class="blk rule"><b>Blitz Drill</b> <i class="source">(BSData/boltaction)</i></p>' in on_reference
     assert "<strong>Blitz Drill</strong></p>" in looked_up
     assert "Blitz Drill:" not in on_card + on_reference + looked_up
+
+
+@pytest.mark.parametrize("title", ["Lt. O'Neil & <Co>", "Bell\x07 Section"])
+def test_a_card_prints_its_title_whichever_parser_reads_its_markup(title):
+    """Cards are read by the XML parser; a label it refuses (a control character) goes to the HTML5 parser."""
+    header = cards.Block("header", {"title": title, "points": 40, "count": 1, "subtitle": "Infantry"})
+    card = cards.Card(title=title, points=40, count=1, labels=[], blocks=[header])
+
+    pdf = cards._render(cards.cards_html([card], Layout()), cards=True)
+
+    # (The control character prints as the font's blank glyph, and makes the text come out in two-byte codes.)
+    printed = re.sub(r"[\x00-\x1f]+", "", pdf_pages(pdf)[0])
+    assert all(word in printed for word in re.sub(r"[\x00-\x1f]+", "", title).split())

@@ -1,0 +1,139 @@
+"""Render helpers: long-lived forked copies of a worker process that lay out card batches on the other cores.
+
+A copy forked for one render pays for its start and for copying every page of
+memory it writes to; a helper pays once and then stays warm (fonts, stylesheets,
+text caches). Helpers are forked from the process that first needs them, or, in
+the RQ worker, before it forks a process per job, so every job's process uses
+the same ones. A helper that is interrupted (the render's time limit) or lost is
+stopped, and new ones are forked on the next render.
+"""
+
+from __future__ import annotations
+
+import itertools
+import multiprocessing
+import os
+import signal
+import threading
+from multiprocessing.connection import Connection
+
+_lock = threading.Lock()  # one render at a time uses the helpers; another renders without them
+_helpers: list[Helper] = []
+_job_ids = itertools.count()
+
+
+class HelperFailed(RuntimeError):
+    """A helper raised while rendering: its message says what went wrong."""
+
+
+def _serve(conn: Connection) -> None:
+    """A helper's loop: run each call it is sent and answer with its result, until the sender is gone."""
+    while True:
+        try:
+            job_id, func, args = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            answer = (job_id, True, func(*args))
+        except Exception as error:  # noqa: BLE001 - reported to the caller, which raises it
+            answer = (job_id, False, f"{type(error).__name__}: {error}")
+        conn.send(answer)
+
+
+class Helper:
+    def __init__(self):
+        self.conn, child_end = multiprocessing.Pipe()
+        self.parent = os.getpid()
+        self.pid = os.fork()
+        if self.pid == 0:  # the helper: stopped by the signals that stop its worker, never returns
+            try:
+                signal.signal(signal.SIGTERM, signal.SIG_DFL)
+                signal.signal(signal.SIGINT, signal.SIG_DFL)
+                for other in [self, *_helpers]:  # the others' ends stay with the worker, so they see it go
+                    other.conn.close()
+                _serve(child_end)
+            finally:
+                os._exit(0)
+        child_end.close()
+
+    def alive(self) -> bool:
+        """Whether the helper runs (asked by a process forked per job too, which is not its parent)."""
+        try:
+            if os.getpid() == self.parent:
+                return os.waitpid(self.pid, os.WNOHANG) == (0, 0)
+            os.kill(self.pid, 0)
+        except (ChildProcessError, ProcessLookupError):
+            return False
+        return True
+
+    def send(self, func, args) -> int:
+        job_id = next(_job_ids)
+        self.conn.send((job_id, func, args))
+        return job_id
+
+    def receive(self, job_id: int):
+        while True:  # answers to an earlier job, whose process was stopped, are passed over
+            answered, ok, value = self.conn.recv()
+            if answered == job_id:
+                if not ok:
+                    raise HelperFailed(value)
+                return value
+
+    def stop(self) -> None:
+        self.conn.close()
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+            if os.getpid() == self.parent:
+                os.waitpid(self.pid, 0)
+        except (ChildProcessError, ProcessLookupError):
+            pass
+
+
+def start(count: int) -> list[Helper]:
+    """At least `count` helpers, forked now unless they run (the RQ worker starts them before each job's process)."""
+    global _helpers
+    if len(_helpers) < count or not all(helper.alive() for helper in _helpers):
+        stop()
+        _helpers = [Helper() for _ in range(count)]
+    return _helpers
+
+
+def stop() -> None:
+    global _helpers
+    for helper in _helpers:
+        helper.stop()
+    _helpers = []
+
+
+def map_alongside(func, calls: list[tuple]) -> list:
+    """`func(*args)` for each of `calls`, in order: the first here, the others on helpers at the same time.
+
+    Without helpers to spare (another thread is rendering) the calls run here, one after the other;
+    so does a call whose helper is gone (killed), and new helpers are forked for the next render.
+    """
+    if len(calls) == 1 or not _lock.acquire(blocking=False):
+        return [func(*args) for args in calls]
+    try:
+        helpers = start(len(calls) - 1)[: len(calls) - 1]
+        try:
+            jobs = []
+            for helper, args in zip(helpers, calls[1:], strict=True):
+                try:
+                    jobs.append((helper, helper.send(func, args)))
+                except OSError:
+                    jobs.append((None, args))
+            results = [func(*calls[0])]
+            for helper, job in jobs:
+                try:
+                    results.append(func(*job) if helper is None else helper.receive(job))
+                except (EOFError, OSError):
+                    stop()
+                    results.append(func(*calls[len(results)]))
+        except BaseException:  # the time limit, or a failed render: the helpers' work is stopped at once
+            stop()
+            raise
+        if any(helper is None for helper, _ in jobs):
+            stop()
+        return results
+    finally:
+        _lock.release()
