@@ -667,8 +667,9 @@ def _render_groups(groups: list[Group], layout: Layout) -> list[tuple[bytes, dic
     return rendered
 
 
-# Fewer groups than this per process are rendered in one: starting a process costs about a group's rendering.
-MIN_GROUPS_PER_PROCESS = 6
+# Fewer groups than this are not made a batch of their own: a batch is a document, with a few ms of its own
+# (and fonts of its own in the PDF: more batches than processes made renders no faster, only PDFs larger).
+MIN_GROUPS_PER_BATCH = 3
 
 
 def _work(group: Group) -> int:
@@ -677,9 +678,9 @@ def _work(group: Group) -> int:
     return len(json.dumps([b.data for b in group.blocks], ensure_ascii=False))
 
 
-def _batches(groups: list[Group], processes: int) -> list[list[int]]:
-    """Positions of the groups split into at most `processes` batches of about equal work."""
-    count = max(1, min(processes, len(groups) // MIN_GROUPS_PER_PROCESS))
+def _batches(groups: list[Group], count: int) -> list[list[int]]:
+    """Positions of the groups split into at most `count` batches of about equal work, the heaviest batch first."""
+    count = max(1, min(count, len(groups) // MIN_GROUPS_PER_BATCH))
     work = [_work(group) for group in groups]
     batches: list[list[int]] = [[] for _ in range(count)]
     loads = [0] * count
@@ -687,14 +688,16 @@ def _batches(groups: list[Group], processes: int) -> list[list[int]]:
         lightest = loads.index(min(loads))
         batches[lightest].append(i)
         loads[lightest] += work[i]
-    return [sorted(batch) for batch in batches]
+    return [sorted(batches[b]) for b in sorted(range(count), key=lambda b: -loads[b])]
 
 
 def _render_in_processes(groups: list[Group], layout: Layout) -> list[tuple[bytes, dict[int, list[int]]]]:
-    """`_render_groups`, with the work shared out over PDF_RENDER_PROCESSES cores: this process renders one
-    batch, render helpers (`lists.helpers`, forked copies with fonts and stylesheets loaded) the others."""
-    batches = _batches(groups, settings.PDF_RENDER_PROCESSES)
-    results = helpers.map_alongside(_render_groups, [([groups[i] for i in batch], layout) for batch in batches])
+    """`_render_groups`, shared out over PDF_RENDER_PROCESSES cores: this process and render helpers
+    (`lists.helpers`, forked copies with fonts and stylesheets loaded, kept warm) take a batch each."""
+    processes = settings.PDF_RENDER_PROCESSES
+    batches = _batches(groups, processes)
+    calls = [([groups[i] for i in batch], layout) for batch in batches]
+    results = helpers.map_shared(_render_groups, calls, processes - 1)
     # Each batch numbers its groups from 0: back to their positions in `groups`.
     return [
         (pdf, {batch[position]: pages for position, pages in placed.items()})

@@ -10,6 +10,7 @@ stopped, and new ones are forked on the next render.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import multiprocessing
 import os
@@ -79,14 +80,17 @@ class Helper:
                     raise HelperFailed(value)
                 return value
 
-    def stop(self) -> None:
-        self.conn.close()
-        try:
+    def kill(self) -> None:
+        """Stop the helper's work at once: its feeder, waiting on the pipe, then sees it close."""
+        with contextlib.suppress(ProcessLookupError):
             os.kill(self.pid, signal.SIGKILL)
-            if os.getpid() == self.parent:
+
+    def stop(self) -> None:
+        self.kill()
+        self.conn.close()
+        if os.getpid() == self.parent:
+            with contextlib.suppress(ChildProcessError):
                 os.waitpid(self.pid, 0)
-        except (ChildProcessError, ProcessLookupError):
-            pass
 
 
 def start(count: int) -> list[Helper]:
@@ -105,35 +109,60 @@ def stop() -> None:
     _helpers = []
 
 
-def map_alongside(func, calls: list[tuple]) -> list:
-    """`func(*args)` for each of `calls`, in order: the first here, the others on helpers at the same time.
-
-    Without helpers to spare (another thread is rendering) the calls run here, one after the other;
-    so does a call whose helper is gone (killed), and new helpers are forked for the next render.
+def map_shared(func, calls: list[tuple], helpers_wanted: int) -> list:
+    """`func(*args)` for each of `calls`, results in their order, shared out between this process and up to
+    `helpers_wanted` helpers: whichever is free takes the next call, so a core that runs slower (other work
+    on the machine) takes fewer. Without helpers to spare (another thread is rendering) all run here; a call
+    whose helper is lost runs here too, and new helpers are forked for the next render.
     """
-    if len(calls) == 1 or not _lock.acquire(blocking=False):
+    if len(calls) == 1 or helpers_wanted < 1 or not _lock.acquire(blocking=False):
         return [func(*args) for args in calls]
     try:
-        helpers = start(len(calls) - 1)[: len(calls) - 1]
-        try:
-            jobs = []
-            for helper, args in zip(helpers, calls[1:], strict=True):
-                try:
-                    jobs.append((helper, helper.send(func, args)))
-                except OSError:
-                    jobs.append((None, args))
-            results = [func(*calls[0])]
-            for helper, job in jobs:
-                try:
-                    results.append(func(*job) if helper is None else helper.receive(job))
-                except (EOFError, OSError):
-                    stop()
-                    results.append(func(*calls[len(results)]))
-        except BaseException:  # the time limit, or a failed render: the helpers' work is stopped at once
-            stop()
-            raise
-        if any(helper is None for helper, _ in jobs):
-            stop()
-        return results
+        return _share(func, calls, start(helpers_wanted)[:helpers_wanted])
     finally:
         _lock.release()
+
+
+def _share(func, calls: list[tuple], helpers: list[Helper]) -> list:
+    results: list = [None] * len(calls)
+    queue = list(range(len(calls)))
+    queue_lock = threading.Lock()
+    left_here: list[int] = []  # calls a lost helper took: this process runs them
+    failures: list[str] = []
+
+    def take() -> int | None:
+        with queue_lock:
+            return queue.pop(0) if queue and not failures else None
+
+    def feed(helper: Helper) -> None:
+        while (index := take()) is not None:
+            try:
+                results[index] = helper.receive(helper.send(func, calls[index]))
+            except HelperFailed as failed:
+                failures.append(str(failed))
+            except (EOFError, OSError):  # killed, or stopped: what it held is done here
+                left_here.append(index)
+                return
+
+    feeders = [threading.Thread(target=feed, args=(helper,), daemon=True) for helper in helpers]
+    try:
+        for feeder in feeders:
+            feeder.start()
+        while (index := take()) is not None:
+            results[index] = func(*calls[index])
+        for feeder in feeders:
+            feeder.join()
+        if failures:
+            raise HelperFailed(failures[0])
+        for index in left_here:
+            results[index] = func(*calls[index])
+    except BaseException:  # the time limit, or a failed render: the helpers' work is stopped at once
+        for helper in helpers:
+            helper.kill()
+        for feeder in feeders:
+            feeder.join(timeout=5)
+        stop()
+        raise
+    if left_here:
+        stop()
+    return results

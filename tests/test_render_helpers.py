@@ -1,4 +1,5 @@
-"""Render helpers: forked once, kept warm between renders, replaced when lost, stopped by the time limit."""
+"""Render helpers: forked once, kept warm between renders, sharing calls out as they come free,
+replaced when lost, stopped by the time limit."""
 
 import os
 import time
@@ -24,37 +25,49 @@ def running(pid: int) -> bool:
     return True
 
 
-def test_the_calls_after_the_first_run_in_a_helper_which_stays_for_the_next_render():
-    here, there = helpers.map_alongside(os.getpid, [(), ()])
-    again = helpers.map_alongside(os.getpid, [(), ()])
+def pid_after(seconds: float) -> int:
+    time.sleep(seconds)
+    return os.getpid()
 
-    assert here == os.getpid() and there != here
-    assert again == [here, there]  # the same helper, still warm
-    assert helpers.map_alongside(divmod, [(7, 2), (9, 4)]) == [(3, 1), (2, 1)]  # results in the order of the calls
+
+def fails_in_a_helper(worker: int) -> int:
+    time.sleep(0.2)
+    if os.getpid() != worker:
+        raise ValueError("no such unit")
+    return 1
+
+
+def test_calls_are_shared_with_a_helper_which_stays_for_the_next_render():
+    first = helpers.map_shared(pid_after, [(0.3,), (0.3,)], 1)
+    again = helpers.map_shared(pid_after, [(0.3,), (0.3,)], 1)
+
+    assert os.getpid() in first and len(set(first)) == 2  # one call here, one in the helper
+    assert set(again) == set(first)  # the same helper, still warm
+    assert helpers.map_shared(divmod, [(7, 2), (9, 4), (11, 3)], 1) == [(3, 1), (2, 1), (3, 2)]  # in the calls' order
 
 
 def test_a_killed_helper_costs_no_render_and_is_replaced_on_the_next():
-    _, lost = helpers.map_alongside(os.getpid, [(), ()])
+    (lost,) = set(helpers.map_shared(pid_after, [(0.3,), (0.3,)], 1)) - {os.getpid()}
     os.kill(lost, 9)
     while running(lost) and not os.waitpid(lost, os.WNOHANG)[0]:
         time.sleep(0.01)
 
-    assert helpers.map_alongside(divmod, [(7, 2), (9, 4)]) == [(3, 1), (2, 1)]
-    _, new = helpers.map_alongside(os.getpid, [(), ()])
-    assert new not in (lost, os.getpid()) and running(new)
+    assert helpers.map_shared(divmod, [(7, 2), (9, 4)], 1) == [(3, 1), (2, 1)]
+    (new,) = set(helpers.map_shared(pid_after, [(0.3,), (0.3,)], 1)) - {os.getpid()}
+    assert new != lost and running(new)
 
 
 def test_a_helper_that_fails_says_why():
-    with pytest.raises(helpers.HelperFailed, match="ValueError: invalid literal for int"):
-        helpers.map_alongside(int, [("1",), ("one",)])
+    with pytest.raises(helpers.HelperFailed, match="ValueError: no such unit"):
+        helpers.map_shared(fails_in_a_helper, [(os.getpid(),), (os.getpid(),)], 1)
 
 
 def test_the_time_limit_stops_the_helpers_work_at_once():
-    _, helper = helpers.map_alongside(os.getpid, [(), ()])
+    (helper,) = set(helpers.map_shared(pid_after, [(0.3,), (0.3,)], 1)) - {os.getpid()}
 
     started = time.monotonic()
     with pytest.raises(RenderFailed, match="longer than 0.2 seconds"), time_limit(0.2):
-        helpers.map_alongside(time.sleep, [(5,), (5,)])
+        helpers.map_shared(time.sleep, [(5,), (5,)], 1)
 
     assert time.monotonic() - started < 2
     assert not running(helper)  # killed and reaped, not left sleeping on a render nobody waits for
