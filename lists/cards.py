@@ -185,6 +185,7 @@ class Card:
     blocks: list[Block]
     part: int = 1
     parts: int = 1
+    body: bool = False  # a card's content below its header, without border or footer (`_first_pass`)
 
 
 @dataclass
@@ -413,18 +414,44 @@ def _block_heights(page) -> list[float]:
     return list(heights.values())
 
 
-def _first_pass(groups: list[Group], layout: Layout):
-    """Lay each group out on one card, which measures its blocks; then pack them into as many cards as they need.
+def _body_key(group: Group) -> str:
+    return json.dumps([(b.kind, b.data) for b in group.blocks], sort_keys=True, ensure_ascii=False)
 
-    Most units fit one card: the first pass's page is then the finished card.
+
+@dataclass
+class FirstPass:
+    """The first pass's document: a frame (border, header, footer) for each group, then each distinct body
+    (the content below the header) once, as units with the same profiles and rules share one."""
+
+    document: object
+    packed: list[list[Card]]  # each group's cards
+    bodies: list[int]  # the page of each group's body
+
+
+def _first_pass(groups: list[Group], layout: Layout) -> FirstPass | None:
+    """Lay out each group's frame and each distinct body, which measures their blocks; then pack each group
+    into as many cards as it needs.
+
+    Most units fit one card: its frame with its body below the header is then the finished card.
     """
     if not groups:  # nothing to lay out (an empty page would stand for no group)
-        return None, []
-    document = _lay_out([Card(blocks=[group.header, *group.blocks], **group.meta) for group in groups], layout)
-    for group, page in zip(groups, document.pages, strict=True):
-        for block, height in zip([group.header, *group.blocks], _block_heights(page), strict=True):
+        return None
+    bodies: dict[str, int] = {}  # each distinct body's page, after the frames
+    owners: list[Group] = []  # the first group with each body
+    for group in groups:
+        if (key := _body_key(group)) not in bodies:
+            bodies[key] = len(groups) + len(owners)
+            owners.append(group)
+    frames = [Card(blocks=[group.header], **group.meta) for group in groups]
+    shared = [Card(blocks=owner.blocks, body=True, **owner.meta) for owner in owners]
+    document = _lay_out(frames + shared, layout)
+    pages = [bodies[_body_key(group)] for group in groups]
+    for group, frame, body in zip(groups, document.pages[: len(groups)], pages, strict=True):
+        (group.header.height,) = _block_heights(frame)
+        for block, height in zip(group.blocks, _block_heights(document.pages[body]), strict=True):
             block.height = height
-    return document, [pack_cards(group.header, group.blocks, layout, group.meta) for group in groups]
+    packed = [pack_cards(group.header, group.blocks, layout, group.meta) for group in groups]
+    return FirstPass(document, packed, pages)
 
 
 RULE_MARGIN_MM = 0.8  # a rule paragraph's top and bottom margins
@@ -556,8 +583,8 @@ def card_groups(roster: RosterSnapshot, data: GameData, layout: Layout) -> list[
 
 def roster_cards(roster: RosterSnapshot, data: GameData, layout: Layout) -> list[Card]:
     """Every card of the roster in order, the rules reference last."""
-    _, packed = _first_pass(card_groups(roster, data, layout), layout)
-    return [card for cards in packed for card in cards]
+    first = _first_pass(card_groups(roster, data, layout), layout)
+    return [card for cards in first.packed for card in cards] if first else []
 
 
 # --- sheets and PDFs ----------------------------------------------------------
@@ -645,25 +672,37 @@ def _group_key(group: Group, layout: Layout, data: GameData) -> str:
     return "card:" + hashlib.sha256(content.encode()).hexdigest()
 
 
-def _render_groups(groups: list[Group], layout: Layout) -> list[tuple[bytes, dict[int, list[int]]]]:
+# A card as it is drawn: layers of rendered pages, each (page, mm it is moved down on the card).
+CardLayers = list[tuple[int, float]]
+
+
+def _render_groups(groups: list[Group], layout: Layout) -> list[tuple[bytes, dict[int, list[CardLayers]]]]:
     """Render groups in as few passes as possible (the renderer's cost per document dominates).
 
-    Returns PDFs, each with the pages that hold each group's cards (by the group's position in `groups`).
+    Returns PDFs, each with the cards of the groups it holds (by the group's position in `groups`).
     """
-    document, packed = _first_pass(groups, layout)
+    first = _first_pass(groups, layout)
+    if first is None:
+        return []
+    packed, document = first.packed, first.document
     single = [i for i, cards in enumerate(packed) if len(cards) == 1]
     several = [i for i, cards in enumerate(packed) if len(cards) > 1]
     rendered = []
     if single:
-        pdf = document.copy([document.pages[i] for i in single]).write_pdf()
-        rendered.append((pdf, {i: [page] for page, i in enumerate(single)}))
+        # A single card: its frame, with its body drawn below the header.
+        kept = sorted({*single, *(first.bodies[i] for i in single)})
+        number = {page: n for n, page in enumerate(kept)}
+        pdf = document.copy([document.pages[page] for page in kept]).write_pdf()
+        rendered.append(
+            (pdf, {i: [[(number[i], 0.0), (number[first.bodies[i]], groups[i].header.height)]] for i in single})
+        )
     if several:
-        pages, first = {}, 0
+        cards, first_page = {}, 0
         for i in several:
-            pages[i] = list(range(first, first + len(packed[i])))
-            first += len(packed[i])
+            cards[i] = [[(page, 0.0)] for page in range(first_page, first_page + len(packed[i]))]
+            first_page += len(packed[i])
         html = cards_html([card for i in several for card in packed[i]], layout)
-        rendered.append((_render(html, cards=True), pages))
+        rendered.append((_render(html, cards=True), cards))
     return rendered
 
 
@@ -678,20 +717,31 @@ def _work(group: Group) -> int:
     return len(json.dumps([b.data for b in group.blocks], ensure_ascii=False))
 
 
+# A frame (border, header, footer) weighs about as much as this many characters of a body.
+FRAME_WORK = 160
+
+
 def _batches(groups: list[Group], count: int) -> list[list[int]]:
-    """Positions of the groups split into at most `count` batches of about equal work, the heaviest batch first."""
+    """Positions of the groups split into at most `count` batches of about equal work, the heaviest batch first.
+
+    Groups with the same body go to the same batch, which lays that body out once.
+    """
     count = max(1, min(count, len(groups) // MIN_GROUPS_PER_BATCH))
-    work = [_work(group) for group in groups]
+    alike: dict[str, list[int]] = {}
+    for i, group in enumerate(groups):
+        alike.setdefault(_body_key(group), []).append(i)
+    clusters = list(alike.values())
+    work = [_work(groups[cluster[0]]) + FRAME_WORK * len(cluster) for cluster in clusters]
     batches: list[list[int]] = [[] for _ in range(count)]
     loads = [0] * count
-    for i in sorted(range(len(groups)), key=lambda i: -work[i]):  # heaviest first, each to the lightest batch
+    for c in sorted(range(len(clusters)), key=lambda c: -work[c]):  # heaviest first, each to the lightest batch
         lightest = loads.index(min(loads))
-        batches[lightest].append(i)
-        loads[lightest] += work[i]
-    return [sorted(batches[b]) for b in sorted(range(count), key=lambda b: -loads[b])]
+        batches[lightest].extend(clusters[c])
+        loads[lightest] += work[c]
+    return [sorted(batches[b]) for b in sorted(range(count), key=lambda b: -loads[b]) if batches[b]]
 
 
-def _render_in_processes(groups: list[Group], layout: Layout) -> list[tuple[bytes, dict[int, list[int]]]]:
+def _render_in_processes(groups: list[Group], layout: Layout) -> list[tuple[bytes, dict[int, list[CardLayers]]]]:
     """`_render_groups`, shared out over PDF_RENDER_PROCESSES cores: this process and render helpers
     (`lists.helpers`, forked copies with fonts and stylesheets loaded, kept warm) take a batch each."""
     processes = settings.PDF_RENDER_PROCESSES
@@ -706,8 +756,12 @@ def _render_in_processes(groups: list[Group], layout: Layout) -> list[tuple[byte
     ]
 
 
-def card_pages(groups: list[Group], layout: Layout, data: GameData) -> tuple[list[tuple[str, int]], dict[str, bytes]]:
-    """Each card's rendered page, as (batch key, page number), with the batch PDFs holding them.
+# A card on a sheet: layers of rendered pages, each (batch PDF's key, page, mm it is moved down on the card).
+PlacedCard = list[tuple[str, int, float]]
+
+
+def card_pages(groups: list[Group], layout: Layout, data: GameData) -> tuple[list[PlacedCard], dict[str, bytes]]:
+    """Each card's rendered layers, with the batch PDFs holding them.
 
     Groups rendered before (by this roster or any other) come from the cache;
     the rest are rendered together and cached, one entry per group.
@@ -718,27 +772,32 @@ def card_pages(groups: list[Group], layout: Layout, data: GameData) -> tuple[lis
     missing = [i for i, key in enumerate(keys) if key not in entries or entries[key]["batch"] not in batches]
     if missing:
         fresh: dict[str, object] = {}
-        for pdf, pages in _render_in_processes([groups[i] for i in missing], layout):
+        for pdf, placed in _render_in_processes([groups[i] for i in missing], layout):
             batch = "cardbatch:" + hashlib.sha256(pdf).hexdigest()
             batches[batch] = fresh[batch] = pdf
-            for position, group_pages in pages.items():
+            for position, group_cards in placed.items():
                 entries[keys[missing[position]]] = fresh[keys[missing[position]]] = {
                     "batch": batch,
-                    "pages": group_pages,
+                    "cards": group_cards,
                 }
         django_cache.set_many(fresh, CACHE_SECONDS)
-    placed = [(entries[key]["batch"], page) for key in keys for page in entries[key]["pages"]]
-    return placed, {batch: batches[batch] for batch, _ in placed}
+    placed = [
+        [(entries[key]["batch"], page, down) for page, down in layers]
+        for key in keys
+        for layers in entries[key]["cards"]
+    ]
+    return placed, {batch: batches[batch] for batch in {entries[key]["batch"] for key in keys}}
 
 
 PT_PER_MM = 72 / 25.4
 
 
-def assemble(placed: list[tuple[str, int]], batches: dict[str, bytes], layout: Layout) -> bytes:
+def assemble(placed: list[PlacedCard], batches: dict[str, bytes], layout: Layout) -> bytes:
     """Lay the rendered card pages out on sheets of paper, with cut marks, without rendering them again.
 
-    Each card page becomes a form XObject drawn at its place on the sheet, so
-    the cards keep their fonts and vector text and nothing is laid out twice.
+    Each layer of a card is a rendered page drawn as a form XObject at the card's place on the sheet
+    (a body moved down below its header, and cut at the card's foot), so the cards keep their fonts and
+    vector text and nothing is laid out twice.
     """
     from pypdf import PdfReader, PdfWriter
     from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject
@@ -747,25 +806,27 @@ def assemble(placed: list[tuple[str, int]], batches: dict[str, bytes], layout: L
     readers = {batch: PdfReader(io.BytesIO(pdf)) for batch, pdf in batches.items()}
     (cw, ch), (pw, ph) = layout.card_mm, layout.paper_mm
     card_w, card_h = cw * PT_PER_MM, ch * PT_PER_MM
-    forms: dict[tuple[str, int], object] = {}
+    forms: dict[tuple[str, int, float], object] = {}
 
-    def form(batch: str, number: int):
-        if (batch, number) not in forms:
+    def form(batch: str, number: int, down_mm: float):
+        if (batch, number, down_mm) not in forms:
             page = readers[batch].pages[number]
-            stream = page["/Contents"].get_object().clone(writer)  # WeasyPrint writes one content stream a page
-            top = float(page.mediabox.top)
+            # WeasyPrint writes one content stream a page; a copy of its own for each place it is drawn at.
+            stream = page["/Contents"].get_object().clone(writer, force_duplicate=True)
+            top, down = float(page.mediabox.top), down_mm * PT_PER_MM
             stream.update(
                 {
                     NameObject("/Type"): NameObject("/XObject"),
                     NameObject("/Subtype"): NameObject("/Form"),
-                    # The card is the top of its page; the form is moved down onto the card's place below.
-                    NameObject("/BBox"): ArrayObject(FloatObject(v) for v in (0, top - card_h, card_w, top)),
-                    NameObject("/Matrix"): ArrayObject(FloatObject(v) for v in (1, 0, 0, 1, 0, card_h - top)),
+                    # What shows is the top of the page, as much of it as fits on the card below `down`;
+                    # the form is moved onto the card's place below.
+                    NameObject("/BBox"): ArrayObject(FloatObject(v) for v in (0, top - card_h + down, card_w, top)),
+                    NameObject("/Matrix"): ArrayObject(FloatObject(v) for v in (1, 0, 0, 1, 0, card_h - top - down)),
                     NameObject("/Resources"): page["/Resources"].clone(writer),
                 }
             )
-            forms[(batch, number)] = writer._add_object(stream)  # pypdf's way to add an indirect object
-        return forms[(batch, number)]
+            forms[(batch, number, down_mm)] = writer._add_object(stream)  # pypdf's way to add an indirect object
+        return forms[(batch, number, down_mm)]
 
     index = 0
     for sheet in sheets(len(placed), layout):
@@ -776,11 +837,12 @@ def assemble(placed: list[tuple[str, int]], batches: dict[str, bytes], layout: L
             ops.append(
                 f"{x1 * PT_PER_MM:.2f} {(ph - y1) * PT_PER_MM:.2f} m {x2 * PT_PER_MM:.2f} {(ph - y2) * PT_PER_MM:.2f} l S"
             )
-        for number, (x, y) in enumerate(sheet["places"]):
-            name = f"/Card{number}"
-            xobjects[NameObject(name)] = form(*placed[index])
+        for x, y in sheet["places"]:
+            for layer in placed[index]:
+                name = f"/Card{len(xobjects)}"
+                xobjects[NameObject(name)] = form(*layer)
+                ops.append(f"q 1 0 0 1 {x * PT_PER_MM:.3f} {(ph - y - ch) * PT_PER_MM:.3f} cm {name} Do Q")
             index += 1
-            ops.append(f"q 1 0 0 1 {x * PT_PER_MM:.3f} {(ph - y - ch) * PT_PER_MM:.3f} cm {name} Do Q")
         contents = DecodedStreamObject()
         contents.set_data("\n".join(ops).encode())
         page[NameObject("/Contents")] = writer._add_object(contents)

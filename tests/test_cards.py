@@ -336,13 +336,15 @@ def test_the_locked_fetcher_refuses_files_and_the_network():
             fetcher.fetch(url)
 
 
-def count_laid_out(monkeypatch) -> list[int]:
-    """Spy on the renderer: how many cards each pass lays out."""
+def count_laid_out(monkeypatch, bodies: list[int] | None = None) -> list[int]:
+    """Spy on the renderer: how many cards each pass lays out (and into `bodies`, how many bodies)."""
     counts = []
     original = cards._lay_out
 
     def spy(made, layout):
-        counts.append(len(made))
+        counts.append(sum(not card.body for card in made))
+        if bodies is not None:
+            bodies.append(sum(card.body for card in made))
         return original(made, layout)
 
     monkeypatch.setattr(cards, "_lay_out", spy)
@@ -573,10 +575,12 @@ def test_the_sheets_hold_nine_poker_cards_each_in_reading_order():
 
     pages = PdfReader(io.BytesIO(cards_pdf(roster, data))).pages
 
+    def places(page) -> set[str]:
+        """Where cards are drawn on the sheet (a card's frame and its body are drawn at the same place)."""
+        return set(re.findall(rb"q 1 0 0 1 ([\d.]+ [\d.]+) cm /Card\d+ Do Q", page.get_contents().get_data()))
+
     assert len(pages) == -(-len(made) // 9)
-    assert [len(page["/Resources"]["/XObject"]) for page in pages] == [
-        min(9, len(made) - 9 * n) for n in range(len(pages))
-    ]
+    assert [len(places(page)) for page in pages] == [min(9, len(made) - 9 * n) for n in range(len(pages))]
     first = " ".join(pages[0].extract_text().split())
     assert first.index("Lt. Harris") < first.index("1st Section") < first.index("PIAT Team")
 
@@ -607,3 +611,21 @@ def test_a_card_prints_its_title_whichever_parser_reads_its_markup(title):
     # (The control character prints as the font's blank glyph, and makes the text come out in two-byte codes.)
     printed = re.sub(r"[\x00-\x1f]+", "", pdf_pages(pdf)[0])
     assert all(word in printed for word in re.sub(r"[\x00-\x1f]+", "", title).split())
+
+
+def test_units_alike_but_for_their_labels_share_one_body_laid_out_once(monkeypatch, settings):
+    """A card is its frame (border, title, points) and its body (profiles, rules); twelve officers alike but
+    for their names lay out twelve frames and one body, and every card prints its own name."""
+    officers = "".join(f"  - {{unit: Second Lieutenant, quality: Veteran, label: Lt. No {n}}}\n" for n in range(12))
+    roster, data = load(BA_MORTAR + officers)
+    settings.PDF_RENDER_PROCESSES = 1  # the spy sees this process's passes
+    bodies: list[int] = []
+    counts = count_laid_out(monkeypatch, bodies)
+
+    pages = pdf_pages(cards_pdf(roster, data))
+
+    assert counts[0] == 15  # 14 units and the rules reference...
+    assert bodies[0] == 3  # ...with three bodies: the mortar's, the officers' (Lt. Smith's too) and the rules
+    text = " ".join(pages)
+    assert all(f"Lt. No {n}" in text for n in range(12))
+    assert text.count("Quality Veteran") == 13  # the shared body is drawn on every officer's card
