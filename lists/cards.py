@@ -420,35 +420,41 @@ def _body_key(group: Group) -> str:
 
 @dataclass
 class FirstPass:
-    """The first pass's document: a frame (border, header, footer) for each group, then each distinct body
-    (the content below the header) once, as units with the same profiles and rules share one."""
+    """The first pass's document: a page for each group, then the bodies (the content below the header) that
+    groups alike but for their headers share, each once. A group with a body of its own is laid out whole on
+    its page; a group sharing one has only its frame (border, header, footer) there."""
 
     document: object
     packed: list[list[Card]]  # each group's cards
-    bodies: list[int]  # the page of each group's body
+    bodies: list[int | None]  # the page of each group's shared body, None for a group laid out whole
 
 
 def _first_pass(groups: list[Group], layout: Layout) -> FirstPass | None:
-    """Lay out each group's frame and each distinct body, which measures their blocks; then pack each group
-    into as many cards as it needs.
+    """Lay out each group (or its frame, and the body it shares, once), which measures their blocks; then pack
+    each group into as many cards as it needs.
 
-    Most units fit one card: its frame with its body below the header is then the finished card.
+    Most units fit one card: the first pass's page is then the finished card, or its frame with the shared
+    body drawn below the header.
     """
     if not groups:  # nothing to lay out (an empty page would stand for no group)
         return None
-    bodies: dict[str, int] = {}  # each distinct body's page, after the frames
-    owners: list[Group] = []  # the first group with each body
+    alike = Counter(_body_key(group) for group in groups)
+    bodies: dict[str, int] = {}  # each shared body's page, after the groups'
+    owners: list[Group] = []  # the first group with each shared body
     for group in groups:
-        if (key := _body_key(group)) not in bodies:
+        if alike[key := _body_key(group)] > 1 and key not in bodies:
             bodies[key] = len(groups) + len(owners)
             owners.append(group)
-    frames = [Card(blocks=[group.header], **group.meta) for group in groups]
+    pages = [bodies.get(_body_key(group)) for group in groups]
+    own = [
+        Card(blocks=[group.header] if body is not None else [group.header, *group.blocks], **group.meta)
+        for group, body in zip(groups, pages, strict=True)
+    ]
     shared = [Card(blocks=owner.blocks, body=True, **owner.meta) for owner in owners]
-    document = _lay_out(frames + shared, layout)
-    pages = [bodies[_body_key(group)] for group in groups]
-    for group, frame, body in zip(groups, document.pages[: len(groups)], pages, strict=True):
-        (group.header.height,) = _block_heights(frame)
-        for block, height in zip(group.blocks, _block_heights(document.pages[body]), strict=True):
+    document = _lay_out(own + shared, layout)
+    for group, page, body in zip(groups, document.pages[: len(groups)], pages, strict=True):
+        measured = _block_heights(page) + (_block_heights(document.pages[body]) if body is not None else [])
+        for block, height in zip([group.header, *group.blocks], measured, strict=True):
             block.height = height
     packed = [pack_cards(group.header, group.blocks, layout, group.meta) for group in groups]
     return FirstPass(document, packed, pages)
@@ -689,13 +695,15 @@ def _render_groups(groups: list[Group], layout: Layout) -> list[tuple[bytes, dic
     several = [i for i, cards in enumerate(packed) if len(cards) > 1]
     rendered = []
     if single:
-        # A single card: its frame, with its body drawn below the header.
-        kept = sorted({*single, *(first.bodies[i] for i in single)})
+        # A single card: its page, with the body it shares (if it does) drawn below the header.
+        kept = sorted({*single, *(first.bodies[i] for i in single if first.bodies[i] is not None)})
         number = {page: n for n, page in enumerate(kept)}
         pdf = document.copy([document.pages[page] for page in kept]).write_pdf()
-        rendered.append(
-            (pdf, {i: [[(number[i], 0.0), (number[first.bodies[i]], groups[i].header.height)]] for i in single})
-        )
+        layers = {i: [(number[i], 0.0)] for i in single}
+        for i in single:
+            if first.bodies[i] is not None:
+                layers[i].append((number[first.bodies[i]], groups[i].header.height))
+        rendered.append((pdf, {i: [layers[i]] for i in single}))
     if several:
         cards, first_page = {}, 0
         for i in several:

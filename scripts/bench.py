@@ -269,6 +269,20 @@ def chromium_printer(html: str):
             browser.close()
 
 
+# Twenty different units of the British army of Action All Fronts: no two cards alike but for their labels.
+DIFFERENT_UNITS = [
+    "Rifle Squad", "Company HQ", "Platoon HQ up to 1944", "Platoon HQ 1944+", "Heavy Mortar", "Heavy Machine Guns",
+    "Anti-tank gun", "PIAT team", "Anti-tank gun section", "Bren Gun Platoon", "Bren Gun Carrier", "Mk VIC",
+    "Crusader I", "Crusader III", "Matilda II", "Sherman Firefly", "Valentine III", "Churchill I", "Churchill IV",
+    "Churchill VII",
+]  # fmt: skip
+
+
+def different_units() -> bytes:
+    units = "".join(f"  - {{unit: {name}}}\n" for name in DIFFERENT_UNITS)
+    return f"game: Action All Fronts\narmy: British and Commonwealth Army\nname: Different\nunits:\n{units}".encode()
+
+
 def bench_card_cache() -> None:
     """Cold, one-edit and cached cards PDFs of a 20-unit Action All Fronts roster, beside Chromium.
 
@@ -281,78 +295,98 @@ def bench_card_cache() -> None:
     from lists.cards import Layout, cards_pdf
     from lists.roster_files import load_roster_file
 
-    print("Cards PDF of a 20-unit Action All Fronts roster (each card rendered once, sheets assembled)")
-    resolved = load_roster_file(twenty_units("action-all-fronts.yaml", "Twenty"), "bench.yaml")
-    data = resolved.data
     layout = Layout()
     cards.warm_up()
-    cards_pdf(resolved.snapshot(), data, layout)  # a warm process, as in a running server
-
-    def edited(number: int):
-        snapshot = resolved.snapshot()
-        snapshot.units[number % len(snapshot.units)].label = f"Edited {number}"
-        return snapshot
 
     def timed(func, run: int) -> float:
         start = time.perf_counter()
         func(run)
         return (time.perf_counter() - start) * 1000
 
-    def cold(run: int) -> None:
-        cache.clear()
-        cards_pdf(edited(100 + run), data, layout)
+    def side_by_side(roster: bytes, label: str, in_one_process: bool) -> None:
+        resolved = load_roster_file(roster, "bench.yaml")
+        data = resolved.data
+        cards_pdf(resolved.snapshot(), data, layout)  # a warm process, as in a running server
 
-    def one_core(run: int) -> None:
-        # Set directly: override_settings' signal handlers cost this bench about 100 ms a run.
-        processes, settings.PDF_RENDER_PROCESSES = settings.PDF_RENDER_PROCESSES, 1
-        try:
-            cold(run)
-        finally:
-            settings.PDF_RENDER_PROCESSES = processes
+        def edited(number: int):
+            snapshot = resolved.snapshot()
+            snapshot.units[number % len(snapshot.units)].label = f"Edited {number}"
+            return snapshot
 
-    made = cards.roster_cards(resolved.snapshot(), data, layout)
-    html = cards.cards_html(made, layout, page_mm=layout.card_mm[1])
-    runs = 15
-    cold_ms, one_core_ms, weasy_ms, chromium_ms = [], [], [], []
-    with chromium_printer(html) as chromium:
-        for run in range(runs):
-            cold_ms.append(timed(cold, run))
-            one_core_ms.append(timed(one_core, run + runs))
-            weasy_ms.append(timed(lambda run: cards._render(html, cards=True), run))
-            if chromium:
-                chromium_ms.append(chromium())
+        def cold(run: int) -> None:
+            cache.clear()
+            cards_pdf(edited(100 + run), data, layout)
+
+        def one_process(run: int) -> None:
+            # Set directly: override_settings' signal handlers cost this bench about 100 ms a run.
+            processes, settings.PDF_RENDER_PROCESSES = settings.PDF_RENDER_PROCESSES, 1
+            try:
+                cold(run)
+            finally:
+                settings.PDF_RENDER_PROCESSES = processes
+
+        made = cards.roster_cards(resolved.snapshot(), data, layout)
+        html = cards.cards_html(made, layout, page_mm=layout.card_mm[1])
+        runs = 15
+        cold_ms, one_process_ms, weasy_ms, chromium_ms = [], [], [], []
+        with chromium_printer(html) as chromium:
+            for run in range(runs):
+                cold_ms.append(timed(cold, run))
+                if in_one_process:
+                    one_process_ms.append(timed(one_process, run + runs))
+                    weasy_ms.append(timed(lambda run: cards._render(html, cards=True), run))
+                if chromium:
+                    chromium_ms.append(chromium())
+        median = statistics.median
+        print(f"Cards PDF of a 20-unit Action All Fronts roster: {label}")
+        line(
+            f"cold: no card cached ({len(made)} cards, {settings.PDF_RENDER_PROCESSES} render processes)",
+            f"{median(cold_ms):.0f} ms",
+            "(target within 3x Chromium)",
+        )
+        if in_one_process:
+            line("cold, rendered in one process", f"{median(one_process_ms):.0f} ms")
+            line("WeasyPrint printing the finished cards' HTML", f"{median(weasy_ms):.0f} ms")
+        if not chromium_ms:
+            line("Chromium printing the same HTML", "no Chromium", "(install chromium and playwright)")
+            return
+        line(
+            f"Chromium printing the same HTML (its processes, {os.cpu_count()} cores)", f"{median(chromium_ms):.0f} ms"
+        )
+        ratios = [c / p for c, p in zip(cold_ms, chromium_ms, strict=True)]
+        line(
+            f"cold cards PDF / Chromium (median of {runs} side-by-side runs)",
+            f"{median(ratios):.1f}x",
+            f"(target at most 3x; runs from {min(ratios):.1f}x to {max(ratios):.1f}x)",
+        )
+        if in_one_process:
+            line(
+                "WeasyPrint / Chromium, same HTML",
+                f"{median(w / p for w, p in zip(weasy_ms, chromium_ms, strict=True)):.1f}x",
+            )
+
+    repeated = twenty_units("action-all-fronts.yaml", "Twenty")
+    side_by_side(repeated, "the example's 12 units repeated (units alike share their cards' bodies)", True)
+    side_by_side(different_units(), "20 different units (no two cards alike)", False)
+
+    resolved = load_roster_file(repeated, "bench.yaml")
+    data = resolved.data
     snapshot = resolved.snapshot()
+
+    def edited(number: int):
+        changed = resolved.snapshot()
+        changed.units[number % len(changed.units)].label = f"Edited {number}"
+        return changed
+
     cards_pdf(snapshot, data, layout)
     one_edit_ms = statistics.median(timed(lambda run: cards_pdf(edited(run), data, layout), run) for run in range(9))
     cached_ms = median_ms(lambda: cards_pdf(snapshot, data, layout), runs=20)
     groups = cards.card_groups(snapshot, data, layout)
     assemble_ms = median_ms(lambda: cards.assemble(*cards.card_pages(groups, layout, data), layout), runs=10)
-
-    cores = settings.PDF_RENDER_PROCESSES
-    median = statistics.median
-    line(
-        f"cold: no card cached ({len(made)} cards, {cores} render processes)",
-        f"{median(cold_ms):.0f} ms",
-        "(target within 3x Chromium)",
-    )
-    line("cold, rendered in one process", f"{median(one_core_ms):.0f} ms")
+    print("Cards PDF of the first roster, warm")
     line("one unit edited since the last PDF", f"{one_edit_ms:.0f} ms", "(target 250 ms)")
     line("the same roster again (whole PDF cached)", f"{cached_ms:.1f} ms")
     line("sheets assembled from cached cards (no rendering)", f"{assemble_ms:.0f} ms")
-    line("WeasyPrint printing the finished cards' HTML", f"{median(weasy_ms):.0f} ms")
-    if not chromium_ms:
-        line("Chromium printing the same HTML", "no Chromium", "(install chromium and playwright)")
-        return
-    line(f"Chromium printing the same HTML (its processes, {os.cpu_count()} cores)", f"{median(chromium_ms):.0f} ms")
-    ratios = [c / p for c, p in zip(cold_ms, chromium_ms, strict=True)]
-    line(
-        f"cold cards PDF / Chromium (median of {runs} side-by-side runs)",
-        f"{median(ratios):.1f}x",
-        f"(target at most 3x; runs from {min(ratios):.1f}x to {max(ratios):.1f}x)",
-    )
-    line(
-        "WeasyPrint / Chromium, same HTML", f"{median(w / p for w, p in zip(weasy_ms, chromium_ms, strict=True)):.1f}x"
-    )
 
 
 def bench_battlescribe_armies() -> None:

@@ -625,7 +625,7 @@ def test_units_alike_but_for_their_labels_share_one_body_laid_out_once(monkeypat
     pages = pdf_pages(cards_pdf(roster, data))
 
     assert counts[0] == 15  # 14 units and the rules reference...
-    assert bodies[0] == 3  # ...with three bodies: the mortar's, the officers' (Lt. Smith's too) and the rules
+    assert bodies[0] == 1  # ...and the body the 13 officers share (Lt. Smith's too), laid out once
     text = " ".join(pages)
     assert all(f"Lt. No {n}" in text for n in range(12))
     assert text.count("Quality Veteran") == 13  # the shared body is drawn on every officer's card
