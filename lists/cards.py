@@ -683,9 +683,9 @@ CardLayers = list[tuple[int, float]]
 
 
 def _render_groups(groups: list[Group], layout: Layout) -> list[tuple[bytes, dict[int, list[CardLayers]]]]:
-    """Render groups in as few passes as possible (the renderer's cost per document dominates).
+    """Render groups in as few passes as possible, into one PDF (the renderer's cost per document dominates).
 
-    Returns PDFs, each with the cards of the groups it holds (by the group's position in `groups`).
+    Returns the PDF with the cards of each group (by the group's position in `groups`), or nothing for no groups.
     """
     first = _first_pass(groups, layout)
     if first is None:
@@ -693,25 +693,20 @@ def _render_groups(groups: list[Group], layout: Layout) -> list[tuple[bytes, dic
     packed, document = first.packed, first.document
     single = [i for i, cards in enumerate(packed) if len(cards) == 1]
     several = [i for i, cards in enumerate(packed) if len(cards) > 1]
-    rendered = []
-    if single:
-        # A single card: its page, with the body it shares (if it does) drawn below the header.
-        kept = sorted({*single, *(first.bodies[i] for i in single if first.bodies[i] is not None)})
-        number = {page: n for n, page in enumerate(kept)}
-        pdf = document.copy([document.pages[page] for page in kept]).write_pdf()
-        layers = {i: [(number[i], 0.0)] for i in single}
-        for i in single:
-            if first.bodies[i] is not None:
-                layers[i].append((number[first.bodies[i]], groups[i].header.height))
-        rendered.append((pdf, {i: [layers[i]] for i in single}))
-    if several:
-        cards, first_page = {}, 0
+    # A single card is its first-pass page, with the body it shares (if it does) drawn below the header.
+    kept = sorted({*single, *(first.bodies[i] for i in single if first.bodies[i] is not None)})
+    number = {page: n for n, page in enumerate(kept)}
+    cards = {i: [[(number[i], 0.0)]] for i in single}
+    for i in single:
+        if first.bodies[i] is not None:
+            cards[i][0].append((number[first.bodies[i]], groups[i].header.height))
+    pages = [document.pages[page] for page in kept]
+    if several:  # laid out again, cut into cards; their pages follow in the same PDF
+        second = _lay_out([card for i in several for card in packed[i]], layout)
         for i in several:
-            cards[i] = [[(page, 0.0)] for page in range(first_page, first_page + len(packed[i]))]
-            first_page += len(packed[i])
-        html = cards_html([card for i in several for card in packed[i]], layout)
-        rendered.append((_render(html, cards=True), cards))
-    return rendered
+            cards[i] = [[(page, 0.0)] for page in range(len(pages), len(pages) + len(packed[i]))]
+            pages += second.pages[len(pages) - len(kept) : len(pages) - len(kept) + len(packed[i])]
+    return [(document.copy(pages).write_pdf(), cards)]
 
 
 # Fewer groups than this are not made a batch of their own: a batch is a document, with a few ms of its own

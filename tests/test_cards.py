@@ -337,17 +337,19 @@ def test_the_locked_fetcher_refuses_files_and_the_network():
 
 
 def count_laid_out(monkeypatch, bodies: list[int] | None = None) -> list[int]:
-    """Spy on the renderer: how many cards each pass lays out (and into `bodies`, how many bodies)."""
+    """Spy on the renderer: how many groups (a unit's cards, or the rules reference) each render lays out,
+    and into `bodies`, how many bodies units alike share."""
     counts = []
-    original = cards._lay_out
+    original = cards._first_pass
 
-    def spy(made, layout):
-        counts.append(sum(not card.body for card in made))
+    def spy(groups, layout):
+        counts.append(len(groups))
+        first = original(groups, layout)
         if bodies is not None:
-            bodies.append(sum(card.body for card in made))
-        return original(made, layout)
+            bodies.append(len({page for page in first.bodies if page is not None}))
+        return first
 
-    monkeypatch.setattr(cards, "_lay_out", spy)
+    monkeypatch.setattr(cards, "_first_pass", spy)
     return counts
 
 
