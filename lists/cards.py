@@ -4,7 +4,9 @@ Each card is rendered once, as a page of its own size, and cached by its
 content, the card size and the pack version; a cards PDF lays cached card
 pages out on sheets of paper (pypdf), so an edit renders one card again and a
 card is shared by every roster that has it. Cards not yet cached are rendered
-together in one pass, as the renderer's cost per document dominates.
+together in one pass per render process (`lists.helpers` shares them out), as
+the renderer's cost per document dominates; units alike but for their labels
+share one body (all but the header), laid out once and drawn on each card.
 
 A card's content is packed into blocks whose height is measured by laying them
 out once; what does not fit continues on a second card instead of overflowing.
@@ -703,9 +705,10 @@ def _render_groups(groups: list[Group], layout: Layout) -> list[tuple[bytes, dic
     pages = [document.pages[page] for page in kept]
     if several:  # laid out again, cut into cards; their pages follow in the same PDF
         second = _lay_out([card for i in several for card in packed[i]], layout)
+        numbers = iter(range(len(pages), len(pages) + len(second.pages)))
         for i in several:
-            cards[i] = [[(page, 0.0)] for page in range(len(pages), len(pages) + len(packed[i]))]
-            pages += second.pages[len(pages) - len(kept) : len(pages) - len(kept) + len(packed[i])]
+            cards[i] = [[(next(numbers), 0.0)] for _ in packed[i]]
+        pages += second.pages
     return [(document.copy(pages).write_pdf(), cards)]
 
 
