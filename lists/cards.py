@@ -440,14 +440,15 @@ def _first_pass(groups: list[Group], layout: Layout) -> FirstPass | None:
     """
     if not groups:  # nothing to lay out (an empty page would stand for no group)
         return None
-    alike = Counter(_body_key(group) for group in groups)
+    keys = [_body_key(group) for group in groups]
+    alike = Counter(keys)
     bodies: dict[str, int] = {}  # each shared body's page, after the groups'
     owners: list[Group] = []  # the first group with each shared body
-    for group in groups:
-        if alike[key := _body_key(group)] > 1 and key not in bodies:
+    for group, key in zip(groups, keys, strict=True):
+        if alike[key] > 1 and key not in bodies:
             bodies[key] = len(groups) + len(owners)
             owners.append(group)
-    pages = [bodies.get(_body_key(group)) for group in groups]
+    pages = [bodies.get(key) for key in keys]
     own = [
         Card(blocks=[group.header] if body is not None else [group.header, *group.blocks], **group.meta)
         for group, body in zip(groups, pages, strict=True)
@@ -684,14 +685,13 @@ def _group_key(group: Group, layout: Layout, data: GameData) -> str:
 CardLayers = list[tuple[int, float]]
 
 
-def _render_groups(groups: list[Group], layout: Layout) -> list[tuple[bytes, dict[int, list[CardLayers]]]]:
-    """Render groups in as few passes as possible, into one PDF (the renderer's cost per document dominates).
+def _render_groups(groups: list[Group], layout: Layout) -> tuple[bytes, dict[int, list[CardLayers]]]:
+    """Render groups (at least one) in as few passes as possible, into one PDF (the renderer's cost per
+    document dominates).
 
-    Returns the PDF with the cards of each group (by the group's position in `groups`), or nothing for no groups.
+    Returns the PDF with the cards of each group, by the group's position in `groups`.
     """
     first = _first_pass(groups, layout)
-    if first is None:
-        return []
     packed, document = first.packed, first.document
     single = [i for i, cards in enumerate(packed) if len(cards) == 1]
     several = [i for i, cards in enumerate(packed) if len(cards) > 1]
@@ -709,18 +709,12 @@ def _render_groups(groups: list[Group], layout: Layout) -> list[tuple[bytes, dic
         for i in several:
             cards[i] = [[(next(numbers), 0.0)] for _ in packed[i]]
         pages += second.pages
-    return [(document.copy(pages).write_pdf(), cards)]
+    return document.copy(pages).write_pdf(), cards
 
 
 # Fewer groups than this are not made a batch of their own: a batch is a document, with a few ms of its own
 # (and fonts of its own in the PDF: more batches than processes made renders no faster, only PDFs larger).
 MIN_GROUPS_PER_BATCH = 3
-
-
-def _work(group: Group) -> int:
-    """A group's share of the rendering: the length of its text (a rules reference laid out twice, measured then
-    cut into cards, costs about as much as units of as much text, with their tables and headers)."""
-    return len(json.dumps([b.data for b in group.blocks], ensure_ascii=False))
 
 
 # A frame (border, header, footer) weighs about as much as this many characters of a body.
@@ -730,14 +724,16 @@ FRAME_WORK = 160
 def _batches(groups: list[Group], count: int) -> list[list[int]]:
     """Positions of the groups split into at most `count` batches of about equal work, the heaviest batch first.
 
-    Groups with the same body go to the same batch, which lays that body out once.
+    Groups with the same body go to the same batch, which lays that body out once. A body's work is the
+    length of its text (the rules reference, laid out twice, measured then cut into cards, costs about as much
+    as units of as much text, with their tables and headers).
     """
     count = max(1, min(count, len(groups) // MIN_GROUPS_PER_BATCH))
     alike: dict[str, list[int]] = {}
     for i, group in enumerate(groups):
         alike.setdefault(_body_key(group), []).append(i)
+    work = [len(key) + FRAME_WORK * len(cluster) for key, cluster in alike.items()]
     clusters = list(alike.values())
-    work = [_work(groups[cluster[0]]) + FRAME_WORK * len(cluster) for cluster in clusters]
     batches: list[list[int]] = [[] for _ in range(count)]
     loads = [0] * count
     for c in sorted(range(len(clusters)), key=lambda c: -work[c]):  # heaviest first, each to the lightest batch
@@ -756,9 +752,8 @@ def _render_in_processes(groups: list[Group], layout: Layout) -> list[tuple[byte
     results = helpers.map_shared(_render_groups, calls, processes - 1)
     # Each batch numbers its groups from 0: back to their positions in `groups`.
     return [
-        (pdf, {batch[position]: pages for position, pages in placed.items()})
-        for batch, rendered in zip(batches, results, strict=True)
-        for pdf, placed in rendered
+        (pdf, {batch[position]: cards for position, cards in placed.items()})
+        for batch, (pdf, placed) in zip(batches, results, strict=True)
     ]
 
 

@@ -17,7 +17,7 @@ if REDIS_URL:  # noqa: F405 - CI runs the suite against a real Redis: this run's
 else:  # the embedded production cache (diskcache), in a folder of this process's own
     CACHES["default"]["LOCATION"] = tempfile.mkdtemp(prefix="armybuilder-test-cache-")  # noqa: F405
     atexit.register(shutil.rmtree, CACHES["default"]["LOCATION"], ignore_errors=True)  # noqa: F405
-# Tasks run at once inside the request; tests/test_pdf_worker.py runs the real database worker.
+# Tasks run at once inside the request; tests/test_pdf_delivery.py runs the real database worker.
 TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
 STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}  # noqa: F405
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = False
