@@ -743,13 +743,19 @@ def _batches(groups: list[Group], count: int) -> list[list[int]]:
     return [sorted(batches[b]) for b in sorted(range(count), key=lambda b: -loads[b]) if batches[b]]
 
 
+def start_render_helpers() -> None:
+    """Fork the render helpers ahead of a render, unless they run (the RQ worker, before each job's process)."""
+    helpers.start(settings.PDF_RENDER_PROCESSES - 1, state=_templates_digest("cards"))
+
+
 def _render_in_processes(groups: list[Group], layout: Layout) -> list[tuple[bytes, dict[int, list[CardLayers]]]]:
     """`_render_groups`, shared out over PDF_RENDER_PROCESSES cores: this process and render helpers
     (`lists.helpers`, forked copies with fonts and stylesheets loaded, kept warm) take a batch each."""
     processes = settings.PDF_RENDER_PROCESSES
     batches = _batches(groups, processes)
     calls = [([groups[i] for i in batch], layout) for batch in batches]
-    results = helpers.map_shared(_render_groups, calls, processes - 1)
+    # Helpers forked before the templates changed (a deploy, a test) are replaced before they render.
+    results = helpers.map_shared(_render_groups, calls, processes - 1, state=_templates_digest("cards"))
     # Each batch numbers its groups from 0: back to their positions in `groups`.
     return [
         (pdf, {batch[position]: cards for position, cards in placed.items()})

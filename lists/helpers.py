@@ -20,6 +20,7 @@ from multiprocessing.connection import Connection
 
 _lock = threading.Lock()  # one render at a time uses the helpers; another renders without them
 _helpers: list[Helper] = []
+_state = ""  # what the helpers were forked with (see `start`)
 _job_ids = itertools.count()
 
 
@@ -93,12 +94,16 @@ class Helper:
                 os.waitpid(self.pid, 0)
 
 
-def start(count: int) -> list[Helper]:
-    """At least `count` helpers, forked now unless they run (the RQ worker starts them before each job's process)."""
-    global _helpers
-    if len(_helpers) < count or not all(helper.alive() for helper in _helpers):
+def start(count: int, state: str = "") -> list[Helper]:
+    """At least `count` helpers, forked now unless they run (the RQ worker starts them before each job's process).
+
+    `state` names what the helpers must render with (the templates' digest): helpers forked with another
+    are replaced, so they never render in a look this process no longer has.
+    """
+    global _helpers, _state
+    if len(_helpers) < count or state != _state or not all(helper.alive() for helper in _helpers):
         stop()
-        _helpers = [Helper() for _ in range(count)]
+        _helpers, _state = [Helper() for _ in range(count)], state
     return _helpers
 
 
@@ -109,16 +114,16 @@ def stop() -> None:
     _helpers = []
 
 
-def map_shared(func, calls: list[tuple], helpers_wanted: int) -> list:
+def map_shared(func, calls: list[tuple], helpers_wanted: int, state: str = "") -> list:
     """`func(*args)` for each of `calls`, results in their order, shared out between this process and up to
     `helpers_wanted` helpers: whichever is free takes the next call, so a core that runs slower (other work
     on the machine) takes fewer. Without helpers to spare (another thread is rendering) all run here; a call
-    whose helper is lost runs here too, and new helpers are forked for the next render.
+    whose helper is lost runs here too, and new helpers are forked for the next render. `state`: see `start`.
     """
     if len(calls) == 1 or helpers_wanted < 1 or not _lock.acquire(blocking=False):
         return [func(*args) for args in calls]
     try:
-        return _share(func, calls, start(helpers_wanted)[:helpers_wanted])
+        return _share(func, calls, start(helpers_wanted, state)[:helpers_wanted])
     finally:
         _lock.release()
 

@@ -23,8 +23,8 @@ from django_tasks import TaskResultStatus, task
 from django_tasks.exceptions import TaskResultDoesNotExist
 from rq import Worker
 
-from lists import helpers, models
-from lists.cards import Layout, cards_pdf, list_pdf, warm_up
+from lists import models
+from lists.cards import Layout, cards_pdf, list_pdf, start_render_helpers, warm_up
 from lists.fingerprint import issue
 from lists.loading import game_data, roster_snapshot
 from lists.sharing import roster_for_share
@@ -55,7 +55,7 @@ class PdfWorker(Worker):
         return super().work(*args, **kwargs)
 
     def execute_job(self, job, queue):
-        helpers.start(settings.PDF_RENDER_PROCESSES - 1)
+        start_render_helpers()
         return super().execute_job(job, queue)
 
 

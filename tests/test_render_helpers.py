@@ -71,3 +71,11 @@ def test_the_time_limit_stops_the_helpers_work_at_once():
 
     assert time.monotonic() - started < 2
     assert not running(helper)  # killed and reaped, not left sleeping on a render nobody waits for
+
+
+def test_helpers_forked_with_other_templates_are_replaced_before_they_render():
+    """A deploy (or a test) that changes the templates: a helper forked before would print the old look."""
+    (old,) = set(helpers.map_shared(pid_after, [(0.3,), (0.3,)], 1, state="templates v1")) - {os.getpid()}
+    (new,) = set(helpers.map_shared(pid_after, [(0.3,), (0.3,)], 1, state="templates v2")) - {os.getpid()}
+
+    assert new != old and not running(old)
