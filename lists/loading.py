@@ -18,6 +18,7 @@ from django.db.models import Prefetch
 from lists import models
 from lists.snapshot import (
     ForceInfo,
+    ForceLimitInfo,
     HouseRuleChoice,
     HouseRuleInfo,
     ModelLine,
@@ -53,6 +54,7 @@ class GameData:
     weapon_profiles: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # weapon key -> profile
     references: dict[str, dict[str, dict]] = field(default_factory=dict)  # table -> key -> row
     option_ids: dict[tuple[int, str], int] = field(default_factory=dict)  # (unit type id, key) -> UnitOption id
+    _force_limits: dict[int, tuple] = field(default_factory=dict, repr=False)
 
     @cached_property
     def shared_army_names(self) -> dict[str, list[str]]:
@@ -119,8 +121,21 @@ class GameData:
                 for index, force in enumerate(forces)
             ],
             units=choices,
+            force_limits=self.force_limits_of(army_id),
             house_rules=[HouseRuleChoice(house_rule_info(row.rule), row.count, row.unit) for row in house_rules],
         )
+
+    def force_limits_of(self, army_id: int) -> tuple[tuple[UnitTypeInfo, ForceLimitInfo], ...]:
+        """The per-force limits of the units an army may field (worked out once per army)."""
+        found = self._force_limits.get(army_id)
+        if found is None:
+            found = tuple(
+                (self.unit_types[unit_id], limit)
+                for _, unit_id in self.available_units(army_id)
+                for limit in self.unit_types[unit_id].force_limits
+            )
+            self._force_limits[army_id] = found
+        return found
 
     def available_units(self, army_id: int) -> list[tuple[ArmyInfo, int]]:
         """Units an army may field, with the army each comes from: its own, borrowed ones, shared ones."""
@@ -447,6 +462,7 @@ def _build_game_data(system: models.GameSystem) -> GameData:
             "max_in_roster",
             "army_limits",
             "limit_per",
+            "force_limits",
             "officer_rank__key",
             "weapon_categories",
             "transport_capacity",
@@ -477,6 +493,7 @@ def _build_game_data(system: models.GameSystem) -> GameData:
             max_in_roster=row["max_in_roster"],
             army_limits=row["army_limits"],
             limit_per=row["limit_per"],
+            force_limits=tuple(ForceLimitInfo(**limit) for limit in row["force_limits"]),
             officer_rank=row["officer_rank__key"],
             officer_ranks=tuple(unit_ranks.get(unit_id, [])),
             options=unit_options.get(unit_id, {}),
@@ -517,6 +534,7 @@ def _build_game_data(system: models.GameSystem) -> GameData:
                     min=slot.get("min", 0),
                     max=slot.get("max"),
                     officer_ranks=tuple(slot.get("officer_ranks", [])),
+                    ranks_counted=tuple(slot.get("ranks_counted", [])),
                     half_choice_at_most_points=slot.get("half_choice_at_most_points"),
                     half_choice_categories=tuple(slot.get("half_choice_categories", [])),
                     requires_setting=slot.get("requires_setting"),

@@ -235,6 +235,7 @@ class UnitType(PackRow):
     max_in_roster = models.PositiveIntegerField(null=True, blank=True)
     army_limits = models.JSONField(default=dict, blank=True)  # army key -> its own limit, where it differs
     limit_per = models.CharField(max_length=8, default="roster")  # the limits count the roster, or each force
+    force_limits = models.JSONField(default=list, blank=True)  # least and most per force of an organisation
     officer_rank = models.ForeignKey(OfficerRank, null=True, blank=True, on_delete=models.SET_NULL)
     officer_ranks = models.ManyToManyField(OfficerRank, blank=True, related_name="allowed_in")
     weapon_categories = models.JSONField(null=True, blank=True)  # None: any category

@@ -473,6 +473,18 @@ class Option(Strict):
         return self
 
 
+class ForceLimit(Strict):
+    """How many of a unit (or of the units one data entry splits into) a force of one organisation
+    must or may hold: the Reinforced Platoon's one officer."""
+
+    organisation: Key
+    min: NonNegativeInt = 0
+    max: NonNegativeInt | None = None
+    group: SourceId | None = None  # units sharing a group count together (an officer entry's ranks)
+    group_name: Name | None = None  # what the group is called in a finding ("Officer")
+    source_id: SourceId | None = None  # the data's constraint
+
+
 class Unit(Strict):
     key: Key
     name: Name
@@ -488,6 +500,7 @@ class Unit(Strict):
     max_in_roster: int | None = Field(default=None, ge=1)  # at most this many of the unit
     army_limits: dict[Key, NonNegativeInt] = {}  # an army list's own limit, where it differs (0: none)
     limit_per: Literal["roster", "force"] = "roster"  # what those limits count: the roster, or each force
+    force_limits: list[ForceLimit] = []  # least and most per force of an organisation
     qualities: list[QualityCost] = []
     officer_rank: Key | None = None
     officer_ranks: list[Key] = []
@@ -555,10 +568,13 @@ class Slot(Strict):
     min: int | Limit = 0
     max: int | Limit | None = None
     officer_ranks: list[Key] = []
+    # Only units led by an officer of these ranks count in the slot (the platoon's Lieutenant); empty: all.
+    ranks_counted: list[Key] = []
     half_choice_at_most_points: int | None = None
     half_choice_categories: list[Key] = []  # which categories may count as half (empty: all)
     requires_setting: Key | None = None
     summary: Text = ""
+    citation: Citation | None = None  # where a limit the data lacks comes from (the rulebook)
     source_id: SourceId | None = None
 
 

@@ -366,6 +366,10 @@ class _ReferenceCheck:
                 self.need(located, f".officer_ranks.{index}", rank, "officer_ranks", "officer rank")
             for army_key in unit.army_limits:
                 self.need(located, ".army_limits", army_key, "armies", "army")
+            for index, limit in enumerate(unit.force_limits):
+                self.need(
+                    located, f".force_limits.{index}.organisation", limit.organisation, "organisations", "organisation"
+                )
             for index, cost in enumerate(unit.qualities):
                 self.need(located, f".qualities.{index}.quality", cost.quality, "qualities", "troop quality")
                 for a_index, army_key in enumerate(cost.armies):
@@ -421,6 +425,8 @@ class _ReferenceCheck:
                 )
         for index, rank in enumerate(slot.officer_ranks):
             self.need(located, f"{path}.officer_ranks.{index}", rank, "officer_ranks", "officer rank")
+        for index, rank in enumerate(slot.ranks_counted):
+            self.need(located, f"{path}.ranks_counted.{index}", rank, "officer_ranks", "officer rank")
         if slot.requires_setting is not None and slot.requires_setting not in self.setting_keys:
             self.error(located, f"{path}.requires_setting", f"unknown roster setting {slot.requires_setting!r}")
         for bound in ("min", "max"):
@@ -815,6 +821,7 @@ def _write_units(pack: Pack, scope: dict, armies: dict, unit_categories: dict, r
                 "max_in_roster": u.max_in_roster,
                 "army_limits": u.army_limits,
                 "limit_per": u.limit_per,
+                "force_limits": [limit.model_dump(mode="json", exclude_none=True) for limit in u.force_limits],
                 "officer_rank": ranks[(u.officer_rank,)] if u.officer_rank else None,
                 "weapon_categories": u.weapon_categories,
                 "armour": _dump(u.armour),

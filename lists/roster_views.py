@@ -429,15 +429,18 @@ def _period_note(snapshot: RosterSnapshot, unit: UnitChoice) -> str:
 
 
 def _unit_picker(snapshot: RosterSnapshot, data: GameData, army_id: int, force: ForceInfo | None) -> list[dict]:
-    """The army's units (and those it borrows) by category, with the force's slot usage, points and service dates."""
+    """The units the force may take (those of a category its organisation has a slot for), grouped by
+    slot in the organisation's order, each at its cheapest quality, with slot usage and service dates."""
     groups: dict[str, dict] = {}
     force_units = snapshot.force_units(force) if force else []
     counts = category_counts(force_units)
+    organisation = force.organisation if force else None
+    slot_order = [c for slot in organisation.slots for c in slot.categories] if organisation else []
     for source, unit_id in data.available_units(army_id):
         unit_type = data.unit_types[unit_id]
-        quality = next(iter(open_qualities(unit_type, snapshot.army_key)), None)
-        candidate = UnitChoice(index=len(snapshot.units), label=unit_type.name, unit_type=unit_type, quality=quality)
-        alone = replace(snapshot, units=[candidate])
+        if organisation is not None and unit_type.category not in slot_order:
+            continue
+        quality, points = _cheapest(snapshot, unit_type)
         group = groups.setdefault(
             unit_type.category,
             {
@@ -446,18 +449,30 @@ def _unit_picker(snapshot: RosterSnapshot, data: GameData, army_id: int, force: 
                 "units": [],
             },
         )
+        candidate = UnitChoice(index=len(snapshot.units), label=unit_type.name, unit_type=unit_type, quality=quality)
         group["units"].append(
             {
                 "id": unit_id,
                 "name": unit_type.name,
                 "source": source.name if source.id != army_id else "",
-                "points": unit_points(alone, candidate),
+                "points": points,
                 "quality": snapshot.system.qualities[quality].name if quality else "",
-                "out_of_period": bool(period_findings(alone)),
+                "out_of_period": bool(period_findings(replace(snapshot, units=[candidate]))),
                 "dates": _service_dates(snapshot, unit_type),
             }
         )
-    return list(groups.values())
+    order = {category: slot_order.index(category) for category in groups if category in slot_order}
+    return [groups[key] for key in sorted(groups, key=lambda key: order.get(key, len(order)))]
+
+
+def _cheapest(snapshot: RosterSnapshot, unit_type) -> tuple[str | None, int]:
+    """The quality the unit costs least at in the roster's army list, and that price."""
+    priced = []
+    for quality in open_qualities(unit_type, snapshot.army_key) or [None]:
+        candidate = UnitChoice(index=len(snapshot.units), label=unit_type.name, unit_type=unit_type, quality=quality)
+        priced.append((unit_points(replace(snapshot, units=[candidate]), candidate), quality))
+    points, quality = min(priced, key=lambda item: item[0])
+    return quality, points
 
 
 def _slot_usage(snapshot, force: ForceInfo | None, units: list[UnitChoice], category: str, counts) -> str:

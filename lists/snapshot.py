@@ -120,6 +120,18 @@ class QualityPrice:
 
 
 @dataclass(frozen=True)
+class ForceLimitInfo:
+    """At least `min` and at most `max` of a unit (or of its `group`) in each force of `organisation`."""
+
+    organisation: str
+    min: int = 0
+    max: int | None = None
+    group: str | None = None
+    group_name: str | None = None
+    source_id: str | None = None
+
+
+@dataclass(frozen=True)
 class UnitTypeInfo:
     key: str
     name: str
@@ -135,6 +147,7 @@ class UnitTypeInfo:
     max_in_roster: int | None = None  # at most this many of the unit in a roster
     army_limits: dict[str, int] = field(default_factory=dict)  # an army list's own limit, where it differs
     limit_per: str = "roster"  # the limit counts the whole roster, or each force ("force")
+    force_limits: tuple[ForceLimitInfo, ...] = ()  # least and most per force of an organisation
     officer_rank: str | None = None
     officer_ranks: tuple[str, ...] = ()
     options: dict[str, OptionInfo] = field(default_factory=dict)
@@ -170,6 +183,7 @@ class SlotInfo:
     min: int | dict = 0
     max: int | dict | None = None
     officer_ranks: tuple[str, ...] = ()
+    ranks_counted: tuple[str, ...] = ()  # only units led by an officer of these ranks count (empty: all)
     half_choice_at_most_points: int | None = None
     half_choice_categories: tuple[str, ...] = ()
     requires_setting: str | None = None
@@ -376,6 +390,8 @@ class RosterSnapshot:
     forces: list[ForceInfo] = field(default_factory=list)  # in roster order; a unit names its force by index
     units: list[UnitChoice] = field(default_factory=list)
     house_rules: list[HouseRuleChoice] = field(default_factory=list)  # priced overlay rules bought
+    # The per-force limits of every unit the army may field: a compulsory officer binds even when absent.
+    force_limits: tuple[tuple[UnitTypeInfo, ForceLimitInfo], ...] = ()
 
     def setting(self, key: str):
         if key in self.settings:

@@ -19,6 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
+from lists.battlescribe.force_limits import force_limits, force_organisations, modified_constraint_ids
 from lists.battlescribe.reader import DataFile, Library
 from lists.battlescribe.summaries import RuleSummary
 
@@ -1123,6 +1124,11 @@ def nested_units(converter: Converter, node: Node, catalogue: DataFile) -> tuple
     return None, []
 
 
+def organisation_key(force: Element) -> str:
+    """The pack key of the organisation a force entry converts to."""
+    return "bs-" + slug(force.get("name", "force"))
+
+
 def limit_value(value: float) -> int:
     return int(value) if value == int(value) else whole(value)
 
@@ -1201,6 +1207,7 @@ class PackWriter:
             if not built:
                 continue
             most, army_limits, per = self.unit_limit(node, army, shown)
+            per_force = self.per_force_limits(node, (node.id, node.name) if nested else None)
             if nested:
                 self.report.pattern("an entry holding several whole units (officer ranks, team kinds) split into units")
             self.report.counts["entries converted"] += 1
@@ -1212,6 +1219,8 @@ class PackWriter:
                     unit["army_limits"] = army_limits
                 if per == "force" and (most is not None or army_limits):
                     unit["limit_per"] = per
+                if per_force:
+                    unit["force_limits"] = per_force
                 units.append(unit)
                 for selector_key in shown:
                     shown_in[selector_key].append(unit["key"])
@@ -1279,6 +1288,18 @@ class PackWriter:
         if most is not None:
             self.report.pattern(f"a unit limit per {per}")
         return most, changed, per
+
+    def per_force_limits(self, node: Node, group: tuple[str, str] | None) -> list[dict]:
+        """The unit's least and most per kind of force (the Reinforced Platoon's one officer)."""
+        organisations = force_organisations(self.converter.library.system, organisation_key)
+        limits, changed = force_limits(node.constraints(), modified_constraint_ids(node.parts()), organisations, group)
+        for limit in limits:
+            for kind in ("min", "max"):
+                if kind in limit:
+                    self.report.pattern(f"a unit's {kind} per force of one kind (an officer per Reinforced Platoon)")
+        for _ in range(changed):
+            self.report.pattern("a unit's limit per force of one kind that a theatre changes: not carried")
+        return limits
 
     def selectors(self, army: Army) -> None:
         """Every entry under a theatre selector becomes an army list."""
@@ -1371,7 +1392,7 @@ class PackWriter:
                 continue
             found.append(
                 {
-                    "key": "bs-" + slug(force.get("name", "force")),
+                    "key": organisation_key(force),
                     "name": force.get("name", ""),
                     "summary": "Force organisation from the BattleScribe data: each slot holds units of one category.",
                     "armies": armies,

@@ -12,6 +12,7 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
+from lists.battlescribe.organisation_facts import OrganisationFact
 from lists.battlescribe.reader import Library
 
 
@@ -30,6 +31,7 @@ class OverridesFile(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     overrides: list[Override] = []
+    organisation_facts: list[OrganisationFact] = []
 
 
 @dataclass
@@ -38,8 +40,8 @@ class Applied:
     count: int
 
 
-def load_overrides(path: Path) -> list[Override]:
-    return OverridesFile.model_validate(yaml.safe_load(path.read_text()) or {}).overrides
+def load_overrides(path: Path) -> OverridesFile:
+    return OverridesFile.model_validate(yaml.safe_load(path.read_text()) or {})
 
 
 def _targets(library: Library, override: Override):

@@ -8,6 +8,7 @@ from pathlib import Path
 import yaml
 
 from lists.battlescribe.convert import Converter, PackWriter, Report
+from lists.battlescribe.organisation_facts import apply_facts
 from lists.battlescribe.overrides import Applied, apply_overrides, load_overrides
 from lists.battlescribe.reader import read_library
 from lists.battlescribe.summaries import load_summaries
@@ -44,12 +45,15 @@ def import_data(
 ) -> tuple[Report, str]:
     """Convert every catalogue of `data_dir` into pack files under `out_dir`; return the report and its text."""
     library = read_library(data_dir)
-    overrides = load_overrides(overrides_path)
-    applied = apply_overrides(library, overrides)
+    corrections = load_overrides(overrides_path)
+    applied = apply_overrides(library, corrections.overrides)
     converter = Converter(library, REINFORCED_PLATOON)
     converter.rule_summaries = load_summaries(summaries_path)
     _pack_context(out_dir.parent, converter)
     files = PackWriter(converter).run()
+    category_keys = {category["name"]: category["key"] for category in converter.categories.values()}
+    organisations = [o for content in files.values() for o in content.get("organisations", [])]
+    facts = apply_facts(organisations, corrections.organisation_facts, category_keys)
     files["shared.yaml"]["errata"] = [
         {
             "where": f"{a.override.file or 'every file'}: {a.override.id or a.override.field}",
@@ -59,7 +63,7 @@ def import_data(
         }
         for a in applied
         if a.count
-    ]
+    ] + facts
     out_dir.mkdir(parents=True, exist_ok=True)
     for stale in out_dir.glob("*.yaml"):
         if stale.name not in files:
@@ -70,12 +74,12 @@ def import_data(
     for name, content in files.items():
         # JSON-style YAML: still YAML, and the loader reads it with the JSON parser, many times faster.
         (out_dir / name).write_text(header + json.dumps(content, indent=1, ensure_ascii=False) + "\n")
-    text = report_text(converter.report, applied)
+    text = report_text(converter.report, applied, facts)
     (out_dir / REPORT_NAME).write_text(text)
     return converter.report, text
 
 
-def report_text(report: Report, applied: list[Applied]) -> str:
+def report_text(report: Report, applied: list[Applied], facts: list[dict] = ()) -> str:
     """The import report: counts, patterns not carried, every skipped entry and every override."""
     counts = report.counts
     total, converted = counts["entries a player can add"], counts["entries converted"]
@@ -92,6 +96,8 @@ def report_text(report: Report, applied: list[Applied]) -> str:
         o = item.override
         note = "" if item.count else " (matches nothing: not applied)"
         lines.append(f"| {item.count} | {o.field} | {o.source_value} | {o.used_value} | {o.reason.strip()}{note} |")
+    lines += ["", "## Rulebook facts the data lacks", "", "| where | data | used | why |", "|---|---|---|---|"]
+    lines += [f"| {f['where']} | {f['source_value']} | {f['used_value']} | {f['reason']} |" for f in facts]
     lines += ["", f"## Skipped ({len(set(report.skipped))})", "", "| where | id | why |", "|---|---|---|"]
     lines += [f"| {where} | {what} | {why} |" for where, what, why in sorted(set(report.skipped))]
     return "\n".join(lines) + "\n"

@@ -10,6 +10,7 @@ from __future__ import annotations
 from lists.rules import (
     categories,
     fixed,
+    force_limits,
     fortifications,
     heroes,
     house_rules,
@@ -32,6 +33,7 @@ CHECKS = [
     unit_size.unit_size_findings,
     organisation.organisation_findings,
     unit_limits.unit_limit_findings,
+    force_limits.force_limit_findings,
     officers.officer_rank_findings,
     team.team_findings,
     fixed.fixed_weapon_findings,

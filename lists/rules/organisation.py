@@ -62,9 +62,16 @@ def unit_weight(roster: RosterSnapshot, slot: SlotInfo, unit: UnitChoice) -> flo
     return 0.5 if unit_points(roster, unit) <= threshold else 1.0
 
 
+def in_slot(slot: SlotInfo, unit: UnitChoice) -> bool:
+    """A unit counts in a slot of its category; a slot of officers counts only units of the ranks it names."""
+    if unit.unit_type.category not in slot.categories:
+        return False
+    return not slot.ranks_counted or unit.rank in slot.ranks_counted
+
+
 def slot_taken(roster: RosterSnapshot, slot: SlotInfo, units: list[UnitChoice]) -> float:
     """How many choices of the slot the units fill (cheap units may count as half)."""
-    return sum(unit_weight(roster, slot, unit) for unit in units if unit.unit_type.category in slot.categories)
+    return sum(unit_weight(roster, slot, unit) for unit in units if in_slot(slot, unit))
 
 
 def organisation_findings(roster: RosterSnapshot) -> list[Finding]:
@@ -103,7 +110,7 @@ def force_findings(roster: RosterSnapshot, force: ForceInfo, named: bool) -> lis
             )
 
     for slot in organisation.slots:
-        members = [unit for unit in units if unit.unit_type.category in slot.categories]
+        members = [unit for unit in units if in_slot(slot, unit)]
         taken = slot_taken(roster, slot, members)
         minimum = limit_value(slot.min, counts) or 0
         maximum = limit_value(slot.max, counts)

@@ -1,0 +1,15 @@
+from django.db import migrations, models
+
+
+class Migration(migrations.Migration):
+    dependencies = [
+        ("lists", "0011_unit_limit_per_force_or_roster"),
+    ]
+
+    operations = [
+        migrations.AddField(
+            model_name="unittype",
+            name="force_limits",
+            field=models.JSONField(blank=True, default=list),
+        ),
+    ]

@@ -1,0 +1,112 @@
+"""The compulsory core of a Bolt Action platoon, from the BattleScribe data and the rulebook.
+
+Hand-checked against the data (BSData/boltaction at d939efb):
+- BA2 - Armies of Germany.cat, entry link 6d374e2b-a4c6-a794-bc8c-77cdd56f58a8 "Officer" (the
+  Leutnant and Oberleutnant): constraint 8fad-05b1-d39a-699d, at least 1 per Reinforced Platoon
+  (scope efef-703c-d244-559f, the Reinforced Platoon force entry of Bolt Action 2.gst);
+- BA2 - Armies of France.cat, entry link fe4a97c7-a711-50ae-e818-3297d552fbd5 "Officer": constraint
+  7059-3304-bfbd-97d6, at most 1 per Reinforced Platoon;
+- the rulebook's Reinforced Platoon: one Lieutenant (Second or First) and two infantry squads, which
+  the data leaves out (lists/battlescribe/overrides.yaml, organisation_facts).
+"""
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("real_packs")]
+
+HEAD = """format: armybuilder-roster/1
+game: Bolt Action (2nd edition)
+army: "{army}"
+name: Organisation test
+points_limit: 1000
+forces:
+"""
+NORMANDY = "1944: Normandy (Armies of Germany)"
+LEUTNANT = "{unit: germany-leutnant-second-lieutenant, quality: Regular}"
+SQUAD = "{unit: germany-heer-grenadier-squad, quality: Regular}"
+
+
+def platoon(name: str, *units: str) -> str:
+    body = "".join(f"      - {unit}\n" for unit in units) or "      []\n"
+    return f"  - name: {name}\n    organisation: Reinforced Platoon\n    units:\n{body}"
+
+
+def validate(tmp_path: Path, *platoons: str, army: str = NORMANDY) -> tuple[int, dict]:
+    path = tmp_path / "roster.yaml"
+    path.write_text(HEAD.format(army=army) + "".join(platoons))
+    out = io.StringIO()
+    with pytest.raises(SystemExit) as exit_info:
+        call_command("validate_roster", str(path), "--json", stdout=out, stderr=io.StringIO())
+    return exit_info.value.code, json.loads(out.getvalue())
+
+
+def errors(result: dict) -> list[tuple[str, str]]:
+    return [(f["code"], f["message"]) for f in result["findings"] if f["severity"] == "error"]
+
+
+def test_an_empty_reinforced_platoon_is_not_legal_and_names_its_lieutenant_and_squads(tmp_path):
+    code, result = validate(tmp_path, platoon("1. Zug"))
+    assert code == 1 and result["valid"] is False
+    found = errors(result)
+    assert all(code == "org.missing" for code, _ in found)
+    messages = " ".join(message for _, message in found)
+    assert "needs at least 1 Lieutenant" in messages
+    assert "Leutnant (Second Lieutenant)" in messages  # the data's Officer, named by the units that fill it
+    assert "needs at least 2 Infantry squads" in messages
+
+
+def test_a_lieutenant_and_two_squads_make_a_legal_core(tmp_path):
+    code, result = validate(tmp_path, platoon("1. Zug", LEUTNANT, SQUAD, SQUAD))
+    assert errors(result) == []
+    assert code == 0 and result["points"] == 50 + 50 + 50  # 5-man Regular squads (4141d85d-...: 50 pts)
+
+
+def test_a_platoon_of_three_panthers_and_nothing_else_is_not_legal(tmp_path):
+    panther = "{unit: germany-panzer-v-panther, quality: Regular}"
+    code, result = validate(tmp_path, platoon("1. Zug", panther, panther, panther))
+    messages = " ".join(message for code, message in errors(result) if code == "org.missing")
+    assert code == 1 and "Lieutenant" in messages and "Infantry squads" in messages
+
+
+def test_a_second_platoon_without_its_officer_is_not_legal_and_the_finding_names_it(tmp_path):
+    code, result = validate(tmp_path, platoon("1. Zug", LEUTNANT, SQUAD, SQUAD), platoon("2. Zug", SQUAD, SQUAD))
+    assert code == 1
+    missing = [message for code, message in errors(result) if code == "org.missing"]
+    assert missing and all("2. Zug" in message for message in missing)
+    assert any("Lieutenant" in message for message in missing)
+
+
+def test_two_lieutenants_in_one_platoon_are_too_many(tmp_path):
+    code, result = validate(tmp_path, platoon("1. Zug", LEUTNANT, LEUTNANT, SQUAD, SQUAD))
+    assert code == 1
+    assert [c for c, _ in errors(result)] == ["org.too_many"]
+
+
+def test_the_french_data_caps_a_reinforced_platoon_at_one_officer(tmp_path):
+    lieutenant = "{unit: france-lieutenant-first-lieutenant, quality: Regular}"
+    sous = "{unit: france-sous-lieutenant-second-lieutenant, quality: Regular}"
+    squad = "{unit: france-infantry-section-2, quality: Regular}"
+    army = "1940: The Battle of France (Armies of France)"
+    code, result = validate(tmp_path, platoon("1e section", lieutenant, sous, squad, squad), army=army)
+    assert code == 1
+    too_many = [message for code, message in errors(result) if code == "org.too_many"]
+    assert any("2 Officer; it may have 1" in message for message in too_many)
+
+
+def test_the_picker_offers_a_reinforced_platoon_only_what_it_has_a_place_for(client):
+    from lists.models import Army
+
+    army = Army.objects.get(key="germany-1944-normandy")
+    started = client.post("/rosters/new/", {"army": army.id, "name": "Picker", "points_limit": "1000", "year": "1944"})
+    page = client.get(started["Location"]).content.decode()
+    picker = page[page.index('id="unit-list"') :]
+    groups = [part.split("<")[0].strip() for part in picker.split("<h3>")[1:]]
+    assert "Compulsory Vehicles" not in groups  # the Armoured Platoon's slot, not the Reinforced Platoon's
+    assert "Panzer IV AUSF G, H, J" in picker
+    assert groups.index("Headquarters") < groups.index("Artillery")  # in the organisation's slot order
+    assert "Not legal" in page and "needs at least 1 Lieutenant" in page  # the empty platoon's verdict
