@@ -328,10 +328,10 @@ def _build_game_data(system: models.GameSystem) -> GameData:
         .values_list("unittype_id", "officerrank__key")
     )
     prices = _grouped(
-        (unit_id, (quality, QualityPrice(points, per_extra, tuple(armies))))
-        for unit_id, quality, points, per_extra, armies in models.QualityCost.objects.filter(**in_system)
+        (unit_id, (quality, QualityPrice(points, per_extra, tuple(armies), army_points)))
+        for unit_id, quality, points, per_extra, armies, army_points in models.QualityCost.objects.filter(**in_system)
         .order_by("quality__position")
-        .values_list("unit_type_id", "quality__key", "points", "per_extra_model", "armies")
+        .values_list("unit_type_id", "quality__key", "points", "per_extra_model", "armies", "army_points")
     )
     model_weapons = _grouped(
         models.UnitModel.weapons.through.objects.filter(unitmodel__unit_type__system=system)

@@ -291,6 +291,7 @@ class QualityCost(models.Model):
     points = models.PositiveIntegerField()
     per_extra_model = models.PositiveIntegerField(null=True, blank=True)
     armies = models.JSONField(default=list, blank=True)  # army keys offering this quality; empty: any army
+    army_points = models.JSONField(default=dict, blank=True)  # army key -> its theatre's own price, where it differs
     citation = models.JSONField(null=True, blank=True)
 
     class Meta:

@@ -427,6 +427,7 @@ class QualityCost(Strict):
     points: int = Field(ge=0)
     per_extra_model: int | None = Field(default=None, ge=0)
     armies: list[Key] = []  # only these army lists field the unit at this quality (empty: any army)
+    army_points: dict[Key, NonNegativeInt] = {}  # the price in these army lists, where their theatre sets another
     citation: Citation | None = None
 
 

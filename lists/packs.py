@@ -374,6 +374,8 @@ class _ReferenceCheck:
                 self.need(located, f".qualities.{index}.quality", cost.quality, "qualities", "troop quality")
                 for a_index, army_key in enumerate(cost.armies):
                     self.need(located, f".qualities.{index}.armies.{a_index}", army_key, "armies", "army")
+                for army_key in cost.army_points:
+                    self.need(located, f".qualities.{index}.army_points", army_key, "armies", "army")
             for index, rule_key in enumerate(unit.rules):
                 self.need(located, f".rules.{index}", rule_key, "rules", "rule")
             for index, category in enumerate(unit.weapon_categories or []):
@@ -887,6 +889,7 @@ def _write_compositions(
                     points=cost.points,
                     per_extra_model=cost.per_extra_model,
                     armies=cost.armies,
+                    army_points=cost.army_points,
                     citation=_dump(cost.citation),
                 )
             )

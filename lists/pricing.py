@@ -59,7 +59,7 @@ def base_points(roster: RosterSnapshot, unit: UnitChoice) -> int:
     price = unit_type.quality_prices.get(unit.quality) if unit.quality else None
     if price is None and unit_type.quality_prices and unit_type.points is None:
         price = next(iter(unit_type.quality_prices.values()))
-    listed = price.points if price else (unit_type.points or 0)
+    listed = price.points_in(roster.army_key) if price else (unit_type.points or 0)
     points = listed
     if unit.size is not None and unit.size > unit_type.base_size and price and price.per_extra_model:
         points += (unit.size - unit_type.base_size) * price.per_extra_model

@@ -117,6 +117,11 @@ class QualityPrice:
     points: int
     per_extra_model: int | None = None
     armies: tuple[str, ...] = ()  # only these army lists field the unit at this quality; empty: any army
+    army_points: dict[str, int] = field(default_factory=dict, compare=False)  # a theatre list's own price
+
+    def points_in(self, army_key: str) -> int:
+        """The price in this army list: its theatre's own, where the data sets one."""
+        return self.army_points.get(army_key, self.points)
 
 
 @dataclass(frozen=True)

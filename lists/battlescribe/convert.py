@@ -19,6 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
+from lists.battlescribe.costs import theatre_costs
 from lists.battlescribe.force_limits import force_limits, force_organisations, modified_constraint_ids
 from lists.battlescribe.reader import DataFile, Library
 from lists.battlescribe.summaries import RuleSummary
@@ -477,6 +478,7 @@ class Part:
     options: list[dict] = field(default_factory=list)
     qualities: dict[str, Part] = field(default_factory=dict)
     armies: list[str] = field(default_factory=list)  # a quality's own part: the army lists showing it, if not all
+    army_changes: dict[str, float] = field(default_factory=dict)  # army key -> what its theatre adds to the cost
 
 
 class UnitBuilder:
@@ -661,6 +663,7 @@ class UnitBuilder:
                     if len(shown) < len(self.unit_shown):
                         quality.armies = shown
                         self.report.pattern("a quality some theatre lists hide: offered only in the others")
+                quality.army_changes = self.theatre_changes(child)
                 self.walk(child, quality)
                 part.qualities[child.name.strip().lower()] = quality
             self.report.pattern("price group (Inexperienced/Regular/Veteran) read as qualities")
@@ -674,6 +677,14 @@ class UnitBuilder:
             return
         for child in entries:
             self.option(child, part, exclusive)
+
+    def theatre_changes(self, node: Node) -> dict[str, float]:
+        """How much each theatre list showing the unit changes the entry's own cost by (a set price)."""
+        selectors = [(selector_id, key) for selector_id, key, _ in self.army.selector_ids if key in self.unit_shown]
+        costs = theatre_costs(node.cost, node.modifiers(), selectors, self.converter.force_id, conditions_hold)
+        if costs:
+            self.report.pattern("a cost some theatre lists set or change: each theatre list's own price")
+        return {key: cost - node.cost for key, cost in costs.items()}
 
     def compulsory_choice(self, group: Node, entries: list[Node], part: Part, key: str) -> None:
         """One of several, compulsory: the default is part of the unit, the others options replacing it."""
@@ -906,6 +917,8 @@ class UnitBuilder:
         part = Part()
         for node in body:
             part.points += node.cost
+            for key, change in self.theatre_changes(node).items():
+                part.army_changes[key] = part.army_changes.get(key, 0) + change
             part.weapons += [w for w in converter.weapons_of(node, self.catalogue) if w not in part.weapons]
             part.rules += [r for r in converter.rule_keys_of(node, self.catalogue) if r not in part.rules]
             self.walk(node, part)
@@ -930,6 +943,9 @@ class UnitBuilder:
                 entry["per_extra_model"] = whole(per_extra)
             if extra.armies:
                 entry["armies"] = extra.armies
+            changes = {key: part.army_changes.get(key, 0) + extra.army_changes.get(key, 0) for key in self.unit_shown}
+            if any(changes.values()):
+                entry["army_points"] = {key: whole(cost + change) for key, change in sorted(changes.items()) if change}
             entry["citation"] = {"source": SOURCE, "entry": f"{self.catalogue.name}: {name_node.id} ({quality})"}
             qualities.append(entry)
             part.min_size = part.min_size if part.min_size is not None else extra.min_size

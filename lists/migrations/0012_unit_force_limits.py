@@ -12,4 +12,9 @@ class Migration(migrations.Migration):
             name="force_limits",
             field=models.JSONField(blank=True, default=list),
         ),
+        migrations.AddField(
+            model_name="qualitycost",
+            name="army_points",
+            field=models.JSONField(blank=True, default=dict),
+        ),
     ]
