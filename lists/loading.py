@@ -328,10 +328,12 @@ def _build_game_data(system: models.GameSystem) -> GameData:
         .values_list("unittype_id", "officerrank__key")
     )
     prices = _grouped(
-        (unit_id, (quality, QualityPrice(points, per_extra, tuple(armies), army_points)))
-        for unit_id, quality, points, per_extra, armies, army_points in models.QualityCost.objects.filter(**in_system)
+        (unit_id, (quality, QualityPrice(points, per_extra, tuple(armies), army_points, **sizes)))
+        for unit_id, quality, points, per_extra, armies, army_points, sizes in models.QualityCost.objects.filter(
+            **in_system
+        )
         .order_by("quality__position")
-        .values_list("unit_type_id", "quality__key", "points", "per_extra_model", "armies", "army_points")
+        .values_list("unit_type_id", "quality__key", "points", "per_extra_model", "armies", "army_points", "sizes")
     )
     model_weapons = _grouped(
         models.UnitModel.weapons.through.objects.filter(unitmodel__unit_type__system=system)
@@ -394,6 +396,7 @@ def _build_game_data(system: models.GameSystem) -> GameData:
             "armies",
             "crew",
             "copies_unit",
+            "in_size",
         )
     ):
         unit_id = option["unit_type_id"]
@@ -440,6 +443,7 @@ def _build_game_data(system: models.GameSystem) -> GameData:
             armies=tuple(option["armies"]),
             crew=option["crew"],
             copies_unit=option["copies_unit"],
+            in_size=option["in_size"],
         )
     unit_rows = list(
         models.UnitType.objects.filter(system=system)

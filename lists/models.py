@@ -292,6 +292,7 @@ class QualityCost(models.Model):
     per_extra_model = models.PositiveIntegerField(null=True, blank=True)
     armies = models.JSONField(default=list, blank=True)  # army keys offering this quality; empty: any army
     army_points = models.JSONField(default=dict, blank=True)  # army key -> its theatre's own price, where it differs
+    sizes = models.JSONField(default=dict, blank=True)  # this quality's own base_size, min_size, max_size
     citation = models.JSONField(null=True, blank=True)
 
     class Meta:
@@ -327,6 +328,7 @@ class UnitOption(models.Model):
     percent = models.IntegerField(default=0)
     armies = models.JSONField(default=list, blank=True)  # army keys; empty: any army
     copies_unit = models.BooleanField(default=False)  # each adds another copy of the unit, at its points
+    in_size = models.BooleanField(default=False)  # the men it adds count in the unit's size range
     crew = models.PositiveIntegerField(null=True, blank=True)
     note = models.TextField(blank=True)
     citation = models.JSONField(null=True, blank=True)

@@ -428,6 +428,10 @@ class QualityCost(Strict):
     per_extra_model: int | None = Field(default=None, ge=0)
     armies: list[Key] = []  # only these army lists field the unit at this quality (empty: any army)
     army_points: dict[Key, NonNegativeInt] = {}  # the price in these army lists, where their theatre sets another
+    # This quality's own men and size range, where they differ from the unit's (a Veteran squad of five).
+    base_size: int | None = Field(default=None, ge=0)
+    min_size: int | None = Field(default=None, ge=0)
+    max_size: int | None = Field(default=None, ge=0)
     citation: Citation | None = None
 
 
@@ -462,6 +466,8 @@ class Option(Strict):
     armies: list[Key] = []  # only these armies may take it (empty: any army fielding the unit)
     # Each one adds another copy of the unit as listed, at its listed points (Russian combined AFVs).
     copies_unit: bool = False
+    # The men it adds count in the unit's size range (a squad's Soldier with LMG is one of its men).
+    in_size: bool = False
     crew: int | None = Field(default=None, ge=0)
     note: Text = ""
     citation: Citation | None = None

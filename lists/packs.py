@@ -890,6 +890,7 @@ def _write_compositions(
                     per_extra_model=cost.per_extra_model,
                     armies=cost.armies,
                     army_points=cost.army_points,
+                    sizes=cost.model_dump(include={"base_size", "min_size", "max_size"}, exclude_none=True),
                     citation=_dump(cost.citation),
                 )
             )
@@ -970,6 +971,7 @@ def _write_options(pack: Pack, game, units: dict, weapons: dict, ranks: dict) ->
                 "percent": option.percent,
                 "armies": option.armies,
                 "copies_unit": option.copies_unit,
+                "in_size": option.in_size,
                 "crew": option.crew,
                 "note": option.note,
                 "citation": _dump(option.citation),

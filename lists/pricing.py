@@ -61,8 +61,10 @@ def base_points(roster: RosterSnapshot, unit: UnitChoice) -> int:
         price = next(iter(unit_type.quality_prices.values()))
     listed = price.points_in(roster.army_key) if price else (unit_type.points or 0)
     points = listed
-    if unit.size is not None and unit.size > unit_type.base_size and price and price.per_extra_model:
-        points += (unit.size - unit_type.base_size) * price.per_extra_model
+    # A unit smaller than listed costs its missing men less: a section of four riflemen and a Bren gunner.
+    listed_men = unit_type.listed_size(unit.quality)
+    if unit.size is not None and unit.size != listed_men and price and price.per_extra_model:
+        points += (unit.size - listed_men) * price.per_extra_model
     for option, count in unit.chosen_options:
         points += option_each(roster, unit, option, listed) * count + option.points_once
     return points

@@ -110,6 +110,7 @@ class OptionInfo:
     armies: tuple[str, ...] = ()
     crew: int | None = None  # the unit's crew with this option (a bigger gun's crew of 4)
     copies_unit: bool = False  # each one adds another copy of the unit as listed, at its listed points
+    in_size: bool = False  # the men it adds count in the unit's size range
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,9 @@ class QualityPrice:
     per_extra_model: int | None = None
     armies: tuple[str, ...] = ()  # only these army lists field the unit at this quality; empty: any army
     army_points: dict[str, int] = field(default_factory=dict, compare=False)  # a theatre list's own price
+    base_size: int | None = None  # the men its price covers, where they differ from the unit's listed men
+    min_size: int | None = None  # its own size range, where it differs from the unit's
+    max_size: int | None = None
 
     def points_in(self, army_key: str) -> int:
         """The price in this army list: its theatre's own, where the data sets one."""
@@ -174,6 +178,18 @@ class UnitTypeInfo:
     def base_size(self) -> int:
         """Figures of men in the unit as listed (vehicles and guns are not men)."""
         return sum(line.men for line in self.composition)
+
+    def size_range(self, quality: str | None) -> tuple[int | None, int | None]:
+        """The least and most men of a unit of this quality (a quality may have its own range)."""
+        price = self.quality_prices.get(quality) if quality else None
+        low = price.min_size if price and price.min_size is not None else self.min_size
+        high = price.max_size if price and price.max_size is not None else self.max_size
+        return low, high
+
+    def listed_size(self, quality: str | None) -> int:
+        """The men a unit of this quality's price covers: the quality's own, else the unit's listed men."""
+        price = self.quality_prices.get(quality) if quality else None
+        return price.base_size if price and price.base_size is not None else self.base_size
 
     def limit_in(self, army_key: str) -> int | None:
         """At most how many of the unit a roster (or each force, see `limit_per`) of this army list holds."""
@@ -297,6 +313,14 @@ class UnitChoice:
         return sum(line.men for line in self.models())
 
     @property
+    def size_counted(self) -> int:
+        """Men the unit's size range counts: its own men and those options add as its members (a squad's
+        Soldier with LMG); `size` counts its own men alone."""
+        own = self.size if self.size is not None else self.unit_type.listed_size(self.quality)
+        added = sum(line.men * count for option, count in self.chosen_options if option.in_size for line in self._added_lines(option))
+        return own + added
+
+    @property
     def chosen_options(self) -> list[tuple[OptionInfo, int]]:
         return [(self.unit_type.options[key], count) for key, count in self.options.items() if count]
 
@@ -313,7 +337,8 @@ class UnitChoice:
     def models(self) -> list[ModelLine]:
         """Every model line: the listed composition resized to the unit's size, and what options add."""
         lines = list(self.unit_type.composition)
-        change = 0 if self.size is None else self.size - self.unit_type.base_size
+        size = self.size if self.size is not None else self.unit_type.listed_size(self.quality)
+        change = size - self.unit_type.base_size
         if change:
             # Men are added to (or taken from) the rank and file: the first soldier line, else the last line of men.
             men = [i for i, line in enumerate(lines) if line.men]

@@ -718,8 +718,12 @@ class UnitBuilder:
             most = child.limit("max")
             each = child.cost + self.mandatory_cost(child)
             if count == 0 and part.per_extra is not None and each != part.per_extra:
-                # A man with a different weapon (Soldier with LMG): an option adding him at his own cost.
+                # A man with a different weapon (Soldier with LMG): an option adding him at his own cost,
+                # one of the squad's men as its size range counts them.
+                before = len(part.options)
                 self.option(child, part, None)
+                for option in part.options[before:]:
+                    option["in_size"] = True
                 self.report.pattern("a man of another cost in a squad read as an option adding him")
                 continue
             part.points += count * each
@@ -934,7 +938,9 @@ class UnitBuilder:
         composition = list(part.composition)
         qualities = []
         quality_options: dict[tuple[str, str, int], dict] = {}  # (key, per, points_once) -> the option first met
-        for quality, extra in sorted(part.qualities.items(), key=lambda item: QUALITIES.index(item[0])):
+        ordered = sorted(part.qualities.items(), key=lambda item: QUALITIES.index(item[0]))
+        shape = quality_shape(part, ordered)
+        for quality, extra in ordered:
             composition = composition or extra.composition
             per_extra = extra.per_extra if extra.per_extra is not None else part.per_extra
             cost = part.points + extra.points
@@ -943,6 +949,7 @@ class UnitBuilder:
                 entry["per_extra_model"] = whole(per_extra)
             if extra.armies:
                 entry["armies"] = extra.armies
+            entry |= own_shape(shape, extra)
             changes = {key: part.army_changes.get(key, 0) + extra.army_changes.get(key, 0) for key in self.unit_shown}
             if any(changes.values()):
                 entry["army_points"] = {key: whole(cost + change) for key, change in sorted(changes.items()) if change}
@@ -1138,6 +1145,34 @@ def nested_units(converter: Converter, node: Node, catalogue: DataFile) -> tuple
             if entries and units:
                 return child, entries
     return None, []
+
+
+def men_of(composition: list[dict]) -> int:
+    return sum(line["count"] for line in composition)
+
+
+def quality_shape(part: Part, ordered: list[tuple[str, Part]]) -> dict:
+    """The size range and listed men the unit takes from its first quality (or from itself)."""
+    first = ordered[0][1] if ordered else Part()
+    composition = part.composition or first.composition
+    return {
+        "base_size": men_of(composition),
+        "min_size": part.min_size if part.min_size is not None else first.min_size,
+        "max_size": part.max_size if part.max_size is not None else first.max_size,
+    }
+
+
+def own_shape(shape: dict, extra: Part) -> dict:
+    """A quality's own size range and listed men where its entry differs from the unit's (a Veteran
+    squad of six where the Regular one has five): the price of that quality covers its own men."""
+    own = {}
+    if extra.composition and men_of(extra.composition) != shape["base_size"]:
+        own["base_size"] = men_of(extra.composition)
+    for key in ("min_size", "max_size"):
+        value = getattr(extra, key)
+        if value is not None and value != shape[key]:
+            own[key] = value
+    return own
 
 
 def organisation_key(force: Element) -> str:

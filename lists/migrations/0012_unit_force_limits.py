@@ -17,4 +17,14 @@ class Migration(migrations.Migration):
             name="army_points",
             field=models.JSONField(blank=True, default=dict),
         ),
+        migrations.AddField(
+            model_name="qualitycost",
+            name="sizes",
+            field=models.JSONField(blank=True, default=dict),
+        ),
+        migrations.AddField(
+            model_name="unitoption",
+            name="in_size",
+            field=models.BooleanField(default=False),
+        ),
     ]

@@ -4,12 +4,19 @@ from lists.rules.finding import Finding, counted, error
 from lists.snapshot import RosterSnapshot
 
 
+def _size_fix(span: str, added: int) -> str:
+    """How to fix a size: the men options add (a Soldier with LMG) count as members too."""
+    if not added:
+        return f"Set its size to {span}."
+    return f"Change its size or options so it has {span} men, counting the {added} its options add."
+
+
 def unit_size_findings(roster: RosterSnapshot) -> list[Finding]:
     findings: list[Finding] = []
     for unit in roster.units:
         unit_type = unit.unit_type
-        size = unit.size if unit.size is not None else unit_type.base_size
-        low, high = unit_type.min_size, unit_type.max_size
+        size = unit.size_counted
+        low, high = unit_type.size_range(unit.quality)
         if (low is not None and size < low) or (high is not None and size > high):
             span = (
                 f"{low}–{high}"
@@ -22,7 +29,7 @@ def unit_size_findings(roster: RosterSnapshot) -> list[Finding]:
                 error(
                     "unit.size",
                     f"{unit.label} has {size} men; a {unit_type.name} has {span}.",
-                    f"Set its size to {span}.",
+                    _size_fix(span, size - (unit.size if unit.size is not None else unit_type.listed_size(unit.quality))),
                     unit_type.key,
                     unit,
                     unit_type.name,
