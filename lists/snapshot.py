@@ -317,7 +317,12 @@ class UnitChoice:
         """Men the unit's size range counts: its own men and those options add as its members (a squad's
         Soldier with LMG); `size` counts its own men alone."""
         own = self.size if self.size is not None else self.unit_type.listed_size(self.quality)
-        added = sum(line.men * count for option, count in self.chosen_options if option.in_size for line in self._added_lines(option))
+        added = sum(
+            line.men * count
+            for option, count in self.chosen_options
+            if option.in_size
+            for line in self._added_lines(option)
+        )
         return own + added
 
     @property

@@ -117,8 +117,9 @@ class Node:
 
     @property
     def name(self) -> str:
+        """The entry's name, its spaces folded (the data's "Veteran  Soldier")."""
         linked = self.link.get("name") if self.link is not None else None
-        return (linked or self.element.get("name") or "").strip()
+        return " ".join((linked or self.element.get("name") or "").split())
 
     @property
     def id(self) -> str:
@@ -838,6 +839,8 @@ class UnitBuilder:
         if instead_of is not None:
             points -= instead_of[0]
         most = max((most_in[key] for key in shown if most_in[key] is not None), default=None)
+        if most is None:
+            most = self.outer_limit(child, group)
         keys = {option["key"] for option in part.options}
         key = slug(child.name)
         suffix = 2
@@ -877,6 +880,20 @@ class UnitBuilder:
             self.option_keys.setdefault(entry_id, key)
         part.options.append(option)
         self.report.counts["options"] += 1
+
+    def outer_limit(self, child: Node, group: str | None) -> float | None:
+        """An option with no limit of its own: one of a one-of group is taken once, and one a force or
+        roster limits (an Intelligence Officer per force) is taken at most that often by one unit."""
+        limits = [
+            number(c.get("value"))
+            for c in child.constraints()
+            if c.get("type") == "max" and c.get("scope") in ("force", "roster") and c.get("field") == "selections"
+        ]
+        if group is not None:
+            limits.append(1.0)
+        if limits:
+            self.report.pattern("an option with no limit of its own: its group's or its force's limit used")
+        return min(limits, default=None)
 
     def limit_modifier(self, modifier: Element, child: Node, ids: set[str], excludes: list[str]) -> None:
         """Read a modifier of an option's own limits or name: carried, or counted with the reason it is not."""
