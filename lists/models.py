@@ -322,6 +322,7 @@ class UnitOption(models.Model):
     service_period = models.CharField(max_length=80, blank=True)
     period_points = models.JSONField(default=dict)
     quality_points = models.JSONField(default=dict, blank=True)  # quality key -> points, where they differ
+    quality_max = models.JSONField(default=dict, blank=True)  # quality key -> its own lower limit
     points_with = models.JSONField(default=dict, blank=True)  # option key -> points more each while it is taken
     qualities = models.JSONField(default=list, blank=True)  # quality keys it is offered to; empty: any quality
     points_once = models.IntegerField(default=0)  # paid once on top when taken at all

@@ -458,6 +458,7 @@ class Option(Strict):
     service: Service | None = None
     periods: dict[Key, int] = {}  # points by game period, where they differ
     quality_points: dict[Key, int] = {}  # points for a unit of this quality, where they differ
+    quality_max: dict[Key, NonNegativeInt] = {}  # a unit of this quality takes it at most so often, where less
     # Each one costs this much more (or less) while another option of the unit is taken too (Cavalry: +5 a man).
     points_with: dict[Key, int] = {}
     qualities: list[Key] = []  # only units of these qualities may take it (empty: any quality)

@@ -401,6 +401,8 @@ class _ReferenceCheck:
             self.need_period(located, f"{path}.periods", period)
         for quality in option.quality_points:
             self.need(located, f"{path}.quality_points", quality, "qualities", "quality")
+        for quality in option.quality_max:
+            self.need(located, f"{path}.quality_max", quality, "qualities", "quality")
         for q_index, quality in enumerate(option.qualities):
             self.need(located, f"{path}.qualities.{q_index}", quality, "qualities", "quality")
         offered = {other.key for other in unit.options}
@@ -965,6 +967,7 @@ def _write_options(pack: Pack, game, units: dict, weapons: dict, ranks: dict) ->
                 **_service_fields(option.service),
                 "period_points": option.periods,
                 "quality_points": option.quality_points,
+                "quality_max": option.quality_max,
                 "points_with": option.points_with,
                 "qualities": option.qualities,
                 "points_once": option.points_once,

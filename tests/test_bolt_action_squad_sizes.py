@@ -87,3 +87,16 @@ def test_a_veteran_us_squad_is_priced_from_its_own_five_men(tmp_path):
         "{unit: united-states-infantry-squad-late-war, quality: Regular, size: 5}",
     )
     assert len(size_findings(regular)) == 1  # a Regular squad has six men at least
+
+
+def test_each_quality_keeps_its_own_option_limit(tmp_path):
+    """BA2 - Armies of Australia.cat, Jungle Division Infantry Section c3c5-b974-6a3f-78fe: its Regular
+    entry 916e-58ed-20c4-73fd allows 1 SMG (26c7-b456-4eb1-c2cf), its Veteran entry 217e-f760-acd1-9331
+    allows 3 (23b8-306b-c7b7-9362)."""
+    army = "australia-1943-45-australian-jungle-division"
+    veteran = "{unit: australia-jungle-division-infantry-section, quality: Veteran, size: 6, options: [{option: SMG, count: 3}]}"
+    result = check(tmp_path, army, veteran)
+    assert [f for f in result["findings"] if f["code"] == "option.too_many"] == []
+    regular = "{unit: australia-jungle-division-infantry-section, quality: Regular, size: 6, options: [{option: SMG, count: 2}]}"
+    (finding,) = [f for f in check(tmp_path, army, regular)["findings"] if f["code"] == "option.too_many"]
+    assert "at most 1 allowed for a regular unit" in finding["message"]

@@ -983,6 +983,7 @@ class UnitBuilder:
                 self.report.pattern("an option only some qualities offer: limited to them")
             if len(set(prices.values())) > 1:
                 option["_by_quality"] = prices | option.get("_by_quality", {})
+            apply_quality_max(option, option.pop("_max_by"))
         if not qualities:
             named = {quality_of(line["name"]) for line in composition} - {None}
             citation = {"source": SOURCE, "entry": f"{self.catalogue.name}: {name_node.id} ({name_node.name})"}
@@ -1053,6 +1054,7 @@ class UnitBuilder:
                 option["_offered"] = {}
                 options.append(option)
             first["_offered"][quality] = option.get("_by_quality", {}).get(quality, option["points"])
+            first.setdefault("_max_by", {})[quality] = option.get("max")
             first.setdefault("_with", {}).update(option.get("_with", {}))
 
     def priced_with_others(self, options: list[dict]) -> list[dict]:
@@ -1162,6 +1164,15 @@ def nested_units(converter: Converter, node: Node, catalogue: DataFile) -> tuple
             if entries and units:
                 return child, entries
     return None, []
+
+
+def apply_quality_max(option: dict, by_quality: dict[str, int | None]) -> None:
+    """An option each quality's entry limits differently (an Australian Veteran section's three SMGs, the
+    Regular one's one): the highest is its limit, and the qualities allowed fewer keep their own."""
+    if None in by_quality.values() or len(set(by_quality.values())) < 2:
+        return
+    option["max"] = max(by_quality.values())
+    option["quality_max"] = {q: most for q, most in by_quality.items() if most != option["max"]}
 
 
 def men_of(composition: list[dict]) -> int:

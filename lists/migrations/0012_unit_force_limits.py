@@ -24,6 +24,11 @@ class Migration(migrations.Migration):
         ),
         migrations.AddField(
             model_name="unitoption",
+            name="quality_max",
+            field=models.JSONField(blank=True, default=dict),
+        ),
+        migrations.AddField(
+            model_name="unitoption",
             name="in_size",
             field=models.BooleanField(default=False),
         ),

@@ -39,12 +39,14 @@ def unit_size_findings(roster: RosterSnapshot) -> list[Finding]:
             )
         groups: dict[str, list[str]] = {}
         for option, count in unit.chosen_options:
-            if option.max is not None and count > option.max:
+            most = option.quality_max.get(unit.quality, option.max) if unit.quality else option.max
+            if most is not None and count > most:
                 findings.append(
                     error(
                         "option.too_many",
-                        f"{unit.label} takes {option.name} {count} times; at most {option.max} allowed.",
-                        f"Take it {'once' if option.max == 1 else counted(option.max, 'time')} or fewer.",
+                        f"{unit.label} takes {option.name} {count} times; at most {most} allowed"
+                        + (f" for a {unit.quality} unit." if most != option.max else "."),
+                        f"Take it {'once' if most == 1 else counted(most, 'time')} or fewer.",
                         unit_type.key,
                         unit,
                         unit_type.name,
