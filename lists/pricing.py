@@ -63,8 +63,8 @@ def base_points(roster: RosterSnapshot, unit: UnitChoice) -> int:
     points = listed
     # A unit smaller than listed costs its missing men less: a section of four riflemen and a Bren gunner.
     listed_men = unit_type.listed_size(unit.quality)
-    if unit.size is not None and unit.size != listed_men and price and price.per_extra_model:
-        points += (unit.size - listed_men) * price.per_extra_model
+    if unit.own_size != listed_men and price and price.per_extra_model:
+        points += (unit.own_size - listed_men) * price.per_extra_model
     for option, count in unit.chosen_options:
         points += option_each(roster, unit, option, listed) * count + option.points_once
     return points

@@ -314,17 +314,27 @@ class UnitChoice:
         return sum(line.men for line in self.models())
 
     @property
-    def size_counted(self) -> int:
-        """Men the unit's size range counts: its own men and those options add as its members (a squad's
-        Soldier with LMG); `size` counts its own men alone."""
-        own = self.size if self.size is not None else self.unit_type.listed_size(self.quality)
-        added = sum(
+    def added_in_size(self) -> int:
+        """Men options add as members of the unit (a squad's Soldier with LMG)."""
+        return sum(
             line.men * count
             for option, count in self.chosen_options
             if option.in_size
             for line in self._added_lines(option)
         )
-        return own + added
+
+    @property
+    def own_size(self) -> int:
+        """The unit's own men: its size, or, left as listed, the listed men less those its options add in
+        their place (a listed section of five with a Bren gunner is four riflemen and the gunner)."""
+        if self.size is not None:
+            return self.size
+        return max(0, self.unit_type.listed_size(self.quality) - self.added_in_size)
+
+    @property
+    def size_counted(self) -> int:
+        """Men the unit's size range counts: its own men and those options add as its members."""
+        return self.own_size + self.added_in_size
 
     @property
     def chosen_options(self) -> list[tuple[OptionInfo, int]]:
@@ -343,8 +353,7 @@ class UnitChoice:
     def models(self) -> list[ModelLine]:
         """Every model line: the listed composition resized to the unit's size, and what options add."""
         lines = list(self.unit_type.composition)
-        size = self.size if self.size is not None else self.unit_type.listed_size(self.quality)
-        change = size - self.unit_type.base_size
+        change = self.own_size - self.unit_type.base_size
         if change:
             # Men are added to (or taken from) the rank and file: the first soldier line, else the last line of men.
             men = [i for i, line in enumerate(lines) if line.men]

@@ -110,3 +110,12 @@ def test_the_picker_offers_a_reinforced_platoon_only_what_it_has_a_place_for(cli
     assert "Panzer IV AUSF G, H, J" in picker
     assert groups.index("Headquarters") < groups.index("Artillery")  # in the organisation's slot order
     assert "Not legal" in page and "needs at least 1 Lieutenant" in page  # the empty platoon's verdict
+
+
+def test_a_unit_hidden_inside_its_entry_is_not_offered_in_the_lists_that_hide_it(client):
+    """BA2 - Armies of Great Britain.cat: the Heavy Mortar Team 05a06638-08b1-8dd8-a7a6-fa3f5c878880 sits
+    inside the mortar teams' entry and hides itself in 16 theatre lists, "1940: Fall of France" among them."""
+    fall_of_france = client.get("/api/games/bolt-action-2e/armies/great-britain-1940-fall-of-france/").json()
+    normandy = client.get("/api/games/bolt-action-2e/armies/great-britain-1944-normandy/").json()
+    assert "great-britain-heavy-mortar-team" not in fall_of_france["borrow_units"]
+    assert "great-britain-heavy-mortar-team" in normandy["borrow_units"]

@@ -100,3 +100,10 @@ def test_each_quality_keeps_its_own_option_limit(tmp_path):
     regular = "{unit: australia-jungle-division-infantry-section, quality: Regular, size: 6, options: [{option: SMG, count: 2}]}"
     (finding,) = [f for f in check(tmp_path, army, regular)["findings"] if f["code"] == "option.too_many"]
     assert "at most 1 allowed for a regular unit" in finding["message"]
+
+
+def test_a_section_left_at_its_listed_size_gives_a_riflemans_place_to_its_bren_gunner(tmp_path):
+    unit = "{unit: great-britain-infantry-section-late-war, quality: Regular, options: [Regular Soldier with LMG]}"
+    result = check(tmp_path, "great-britain-1944-normandy", unit)
+    assert size_findings(result) == []
+    assert result["forces"][0]["units"][0]["points"] == 70  # NCO, three riflemen and the gunner

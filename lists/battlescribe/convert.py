@@ -1275,14 +1275,29 @@ class PackWriter:
             builds = [(inner, [node, inner]) for inner in nested] or [(node, [node])]
             built = []
             for name_node, body in builds:
+                # A unit inside the entry (a heavy mortar among the mortar teams) may hide in some lists itself.
+                unit_shown = (
+                    shown if name_node is node else [k for k in shown if k in converter.visible_in(name_node, army)]
+                )
+                if not unit_shown:
+                    self.report.skip(
+                        f"{where} / {name_node.name}",
+                        name_node.id,
+                        "hidden in every theatre selector showing the entry",
+                    )
+                    continue
+                if len(unit_shown) < len(shown):
+                    self.report.pattern(
+                        "a unit inside an entry that some theatre lists hide: offered only in the others"
+                    )
                 builder = UnitBuilder(converter, army, catalogue, node)
-                builder.unit_shown = shown
+                builder.unit_shown = unit_shown
                 builder.primary_category = primary.get("targetId", "")
                 if group is not None:
                     builder.skip_ids.add(group.id)
                 unit = builder.build(name_node, body, category, category_info["kind"])
                 if unit is not None:
-                    built.append(unit)
+                    built.append((unit, unit_shown))
             if not built:
                 continue
             most, army_limits, per = self.unit_limit(node, army, shown)
@@ -1291,7 +1306,7 @@ class PackWriter:
                 self.report.pattern("an entry holding several whole units (officer ranks, team kinds) split into units")
             self.report.counts["entries converted"] += 1
             self.report.counts["units written"] += len(built)
-            for unit in built:
+            for unit, unit_shown in built:
                 if most is not None:
                     unit["max_in_roster"] = most
                 if army_limits:
@@ -1301,7 +1316,7 @@ class PackWriter:
                 if per_force:
                     unit["force_limits"] = per_force
                 units.append(unit)
-                for selector_key in shown:
+                for selector_key in unit_shown:
                     shown_in[selector_key].append(unit["key"])
         armies = [
             {

@@ -29,9 +29,7 @@ def unit_size_findings(roster: RosterSnapshot) -> list[Finding]:
                 error(
                     "unit.size",
                     f"{unit.label} has {size} men; a {unit_type.name} has {span}.",
-                    _size_fix(
-                        span, size - (unit.size if unit.size is not None else unit_type.listed_size(unit.quality))
-                    ),
+                    _size_fix(span, unit.added_in_size),
                     unit_type.key,
                     unit,
                     unit_type.name,
