@@ -52,3 +52,19 @@ def test_a_theatre_list_prices_a_unit_as_its_selector_sets(tmp_path, army, unit,
 )
 def test_other_theatre_lists_keep_the_entrys_own_price(tmp_path, army, unit, quality, expected):
     assert points(tmp_path, army, unit, quality) == expected
+
+
+def test_a_price_the_data_sets_while_an_option_is_taken_is_that_options_price(tmp_path):
+    """Panzer V Panther, Regular 0890e0c0-d0c8-50d5-70fa-bf5e6e7b824c: 355 pts, set to 380 while
+    "IR Equipment" (1eed-45da-6522-846a) is taken, which "1945: Operation Spring Awakening" offers
+    (BA2 - Armies of Germany.cat)."""
+    path = tmp_path / "roster.yaml"
+    path.write_text(
+        "format: armybuilder-roster/1\ngame: Bolt Action (2nd edition)\n"
+        "army: germany-1945-operation-spring-awakening\nname: IR\npoints_limit: 1000\n"
+        "units:\n  - {unit: germany-panzer-v-panther, quality: Regular, options: [IR Equipment]}\n"
+    )
+    out = io.StringIO()
+    with pytest.raises(SystemExit):
+        call_command("validate_roster", str(path), "--json", stdout=out, stderr=io.StringIO())
+    assert json.loads(out.getvalue())["points"] == 380

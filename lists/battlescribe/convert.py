@@ -480,6 +480,8 @@ class Part:
     qualities: dict[str, Part] = field(default_factory=dict)
     armies: list[str] = field(default_factory=list)  # a quality's own part: the army lists showing it, if not all
     army_changes: dict[str, float] = field(default_factory=dict)  # army key -> what its theatre adds to the cost
+    # A quality's own cost set while an option is taken (a Panther with IR equipment): option entry id -> change.
+    option_changes: dict[str, float] = field(default_factory=dict)
 
 
 class UnitBuilder:
@@ -665,6 +667,7 @@ class UnitBuilder:
                         quality.armies = shown
                         self.report.pattern("a quality some theatre lists hide: offered only in the others")
                 quality.army_changes = self.theatre_changes(child)
+                quality.option_changes = self.option_changes(child)
                 self.walk(child, quality)
                 part.qualities[child.name.strip().lower()] = quality
             self.report.pattern("price group (Inexperienced/Regular/Veteran) read as qualities")
@@ -686,6 +689,26 @@ class UnitBuilder:
         if costs:
             self.report.pattern("a cost some theatre lists set or change: each theatre list's own price")
         return {key: cost - node.cost for key, cost in costs.items()}
+
+    def option_changes(self, node: Node) -> dict[str, float]:
+        """How much a quality entry's cost changes while one option is taken (a set price), by the option's
+        entry id: the option costs that much more for a unit of that quality."""
+        theatre_ids = {selector_id for selector_id, _, _ in self.army.selector_ids} | {self.converter.force_id}
+        changes = {}
+        for modifier in node.modifiers():
+            conditions = list(modifier.iter("condition"))
+            if modifier.get("field") != "points" or modifier.find("repeats/repeat") is not None or len(conditions) != 1:
+                continue
+            counted = conditions[0].get("childId", "")
+            taken = conditions[0].get("type") in ("atLeast", "greaterThan", "equalTo") and counted not in theatre_ids
+            if not taken or number(conditions[0].get("value")) > 1:
+                continue
+            value = number(modifier.get("value"))
+            kind = modifier.get("type")
+            change = {"set": value - node.cost, "increment": value, "decrement": -value}.get(kind)
+            if change:
+                changes[counted] = change
+        return changes
 
     def compulsory_choice(self, group: Node, entries: list[Node], part: Part, key: str) -> None:
         """One of several, compulsory: the default is part of the unit, the others options replacing it."""
@@ -1021,6 +1044,7 @@ class UnitBuilder:
         rank = rank_of(name_node.name)
         if rank:
             unit["officer_rank"] = rank
+        self.price_options_by_quality(part)
         options = self.priced_with_others(self.spotters_with_work(part.options, composition, where))
         if options:
             unit["options"] = options
@@ -1029,6 +1053,19 @@ class UnitBuilder:
         unit["source"] = {"document": "bsdata", "section": self.catalogue.name, "entry": name_node.name}
         unit["source_id"] = name_node.id
         return unit
+
+    def price_options_by_quality(self, part: Part) -> None:
+        """Options a quality's own cost changes with: that quality pays the change on the option."""
+        by_key = {option["key"]: option for option in part.options}
+        for quality, extra in part.qualities.items():
+            for entry_id, change in extra.option_changes.items():
+                option = by_key.get(self.option_keys.get(entry_id, ""))
+                if option is None:
+                    self.report.pattern("a quality's cost set while an option is taken that the unit does not offer")
+                    continue
+                prices = option.setdefault("_by_quality", {})
+                prices[quality] = prices.get(quality, option["points"]) + change
+                self.report.pattern("a quality's cost set while an option is taken: that option's price for it")
 
     def merge_quality_options(
         self, options: list[dict], by_key: dict[tuple[str, str, int], dict], quality: str, offered: list[dict]
