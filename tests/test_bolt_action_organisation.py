@@ -119,3 +119,27 @@ def test_a_unit_hidden_inside_its_entry_is_not_offered_in_the_lists_that_hide_it
     normandy = client.get("/api/games/bolt-action-2e/armies/great-britain-1944-normandy/").json()
     assert "great-britain-heavy-mortar-team" not in fall_of_france["borrow_units"]
     assert "great-britain-heavy-mortar-team" in normandy["borrow_units"]
+
+
+def test_a_theatre_limits_a_squad_the_others_leave_unlimited(tmp_path):
+    """BA2 - Armies of Italy.cat, entry link d9ba1686-7b22-7246-1408-32b64b02de5e "Infantry Section": its
+    constraint ac8c-dee5-e1bc-8185 (scope parent: the force) is -1, no limit, and a modifier sets it to 1
+    while "1940-41: The War in Africa, East Africa" (27ad-f9b1-e2dd-4a22) is chosen."""
+    section = "{unit: italy-infantry-section, quality: Regular}"
+    east_africa = "italy-1940-41-the-war-in-africa-east-africa"
+    _, result = validate(tmp_path, platoon("1a", section, section), army=east_africa)
+    too_many = [message for code, message in errors(result) if code == "org.too_many"]
+    assert any("has 2 Infantry Section" in message and "allows each force 1" in message for message in too_many)
+    _, result = validate(tmp_path, platoon("1a", section, section), army="italy-1943-the-defence-of-sicily")
+    assert not [message for code, message in errors(result) if "Infantry Section" in message and code == "org.too_many"]
+
+
+def test_a_root_entrys_parent_limit_counts_its_platoon(tmp_path):
+    """BA2 - Armies of Germany.cat, "Sturmpioniere - Assault Engineers Squad" 93802072-6d5c-6c13-bab9-876464150eca:
+    at most 1 at scope parent, which for an entry of the force is the platoon."""
+    squad = "{unit: germany-sturmpioniere-assault-engineers-squad, quality: Veteran}"
+    army = "germany-generic-reinforced-platoon"
+    _, one_each = validate(tmp_path, platoon("1. Zug", squad), platoon("2. Zug", squad), army=army)
+    assert not [m for c, m in errors(one_each) if c == "org.too_many" and "Sturmpioniere" in m]
+    _, two = validate(tmp_path, platoon("1. Zug", squad, squad), army=army)
+    assert [m for c, m in errors(two) if c == "org.too_many" and "Sturmpioniere" in m]

@@ -414,6 +414,10 @@ class Converter:
 
     def constraint_value(self, node: Node, constraint: Element, selected: set[str]) -> int:
         """A constraint's value once the modifiers whose conditions hold for these selections are applied."""
+        return max(0, int(self.modified_value(node, constraint, selected)))
+
+    def modified_value(self, node: Node, constraint: Element, selected: set[str]) -> float:
+        """A constraint's value after its modifiers, unclamped: BattleScribe's -1 means no limit."""
         value = number(constraint.get("value"))
         for modifier in node.modifiers():
             if modifier.get("field") != constraint.get("id") or not conditions_hold(modifier, selected):
@@ -425,7 +429,7 @@ class Converter:
             value = {"set": change, "increment": value + change, "decrement": value - change}.get(
                 modifier.get("type", ""), value
             )
-        return max(0, int(value))
+        return value
 
     def citation(self, catalogue: DataFile, node: Node, what: str) -> dict:
         return {"source": SOURCE, "entry": f"{catalogue.name}: {node.id} ({what})"}
@@ -1395,7 +1399,8 @@ class PackWriter:
         what the limits count: "force" (each platoon) or "roster". No entry of the data has both."""
         constraints = []
         for constraint in node.constraints():
-            if constraint.get("scope") not in ("force", "roster") or constraint.get("field") != "selections":
+            # A root entry's parent is its force: "parent" counts the force's selections.
+            if constraint.get("scope") not in ("force", "roster", "parent") or constraint.get("field") != "selections":
                 continue
             if constraint.get("type") != "max":
                 self.report.pattern(f"a unit's {constraint.get('type')} per {constraint.get('scope')} not carried")
@@ -1403,15 +1408,19 @@ class PackWriter:
             constraints.append(constraint)
         if not constraints:
             return None, {}, "roster"
-        per = "force" if all(c.get("scope") == "force" for c in constraints) else "roster"
+        per = "force" if all(c.get("scope") in ("force", "parent") for c in constraints) else "roster"
         force = self.converter.force_id
-        base = min(self.converter.constraint_value(node, c, {force}) for c in constraints)
-        by_army = {}
-        for selector_id, key, _ in army.selector_ids:
-            if key in shown:
-                by_army[key] = min(self.converter.constraint_value(node, c, {selector_id, force}) for c in constraints)
-        most = base if base > 0 else None
-        changed = {key: value for key, value in by_army.items() if value != most}
+
+        def lowest(selected: set[str]) -> int | None:
+            values = [self.converter.modified_value(node, c, selected) for c in constraints]
+            return min((max(0, int(v)) for v in values if v >= 0), default=None)  # -1: no limit
+
+        base = lowest({force})
+        by_army = {key: lowest({selector_id, force}) for selector_id, key, _ in army.selector_ids if key in shown}
+        most = base if base else None
+        if most is not None and any(value is None for value in by_army.values()):
+            self.report.pattern("a unit limit some theatres lift: the limit kept there")
+        changed = {key: value for key, value in by_army.items() if value != most and value is not None}
         if changed:
             self.report.pattern("a unit limit some theatres change: each theatre list's own limit")
         elif base == 0:
