@@ -107,3 +107,19 @@ def test_a_section_left_at_its_listed_size_gives_a_riflemans_place_to_its_bren_g
     result = check(tmp_path, "great-britain-1944-normandy", unit)
     assert size_findings(result) == []
     assert result["forces"][0]["units"][0]["points"] == 70  # NCO, three riflemen and the gunner
+
+
+def test_the_commonwealth_free_forward_observer_costs_nothing(tmp_path):
+    """BA2 - Armies of Australia.cat, entry link c9f4-2780-08fb-a10a "Forward Observer" (target 4cae-dba9-9823-9ba0):
+    no price of its own, holding an Artillery Forward Observer 8162-3faf-7c90-082e whose Regular
+    c035-806e-d805-d456 costs 0, beside the paid one (100 pts)."""
+    free = "{unit: australia-artillery-forward-observer-2, quality: Regular}"
+    result = check(tmp_path, "australia-1941-42-imperial-force-mediterranean-and-north-africa", free)
+    assert result["forces"][0]["units"][0]["points"] == 0
+    paid = "{unit: australia-artillery-forward-observer, quality: Regular}"
+    assert (
+        check(tmp_path, "australia-1941-42-imperial-force-mediterranean-and-north-africa", paid)["forces"][0]["units"][
+            0
+        ]["points"]
+        == 100
+    )

@@ -1198,12 +1198,18 @@ def has_price_group(converter: Converter, node: Node, catalogue: DataFile) -> bo
 
 def nested_units(converter: Converter, node: Node, catalogue: DataFile) -> tuple[Node | None, list[Node]]:
     """A group of whole units inside an entry (an officer's ranks, an anti-tank team's kinds): each is a unit."""
-    for child in converter.children(node, catalogue):
+    children = converter.children(node, catalogue)
+    for child in children:
         if child.is_group:
             entries = [c for c in converter.children(child, catalogue) if not c.is_group]
             units = all(c.entry_type == "unit" or has_price_group(converter, c, catalogue) for c in entries)
             if entries and units:
                 return child, entries
+    # An entry of no price of its own holding priced units directly (a Commonwealth free Forward Observer).
+    entries = [c for c in children if not c.is_group]
+    unpriced = node.cost == 0 and not has_price_group(converter, node, catalogue)
+    if entries and unpriced and all(has_price_group(converter, c, catalogue) for c in entries):
+        return None, entries
     return None, []
 
 
