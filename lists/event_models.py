@@ -45,7 +45,7 @@ class Submission(models.Model):
     fingerprint = models.CharField(max_length=40)  # the list's own fingerprint, as its printed list shows
     roster_name = models.CharField(max_length=120)
     army_name = models.CharField(max_length=200)
-    first_submitted_at = models.DateTimeField(auto_now_add=True)
+    first_submitted_at = models.DateTimeField()
     submitted_at = models.DateTimeField()  # the latest submission; equal to the first until it is replaced
 
     class Meta:

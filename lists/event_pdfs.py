@@ -45,7 +45,7 @@ def list_page(event: Event, submission: Submission) -> bytes:
     pdf = cache.get(key)
     if pdf is None:
         checked = events.check(event, submission)
-        context = list_context(checked.snapshot, checked.data, checked.verdict, [])
+        context = list_context(checked.snapshot, checked.data, checked.verdict, events.pack_versions(event))
         context["roster"] = replace(checked.snapshot, name=f"{submission.player}: {checked.snapshot.name}")
         context["fingerprint"] = submission.fingerprint  # the list as submitted, as the player's own print shows
         pdf = _render(render_to_string("cards/list.html", context))

@@ -206,6 +206,7 @@ def organiser(request: HttpRequest, secret: str) -> HttpResponse:
         "columns": [(key, label, f"-{key}" if sort == key else key) for key, label in COLUMNS],
         "created": request.GET.get("created") == "1",
         "closed": events.closed_reason(event),
+        "allowed": events.allowed_army_names(event, game_data(event.system)),
         "max_submissions": MAX_SUBMISSIONS,
         "public_url": request.build_absolute_uri(reverse("lists:event", args=[event.public_id])),
         "organiser_url": request.build_absolute_uri(reverse("lists:event-organiser", args=[secret])),
@@ -242,7 +243,7 @@ def _submission_page(request, event: Event, submission: Submission, organiser_se
             "problems": ["The list no longer reads against the game's data."],
         }
         return render(request, "lists/problems.html", context, status=409)
-    context = list_context(checked.snapshot, checked.data, checked.verdict, [])
+    context = list_context(checked.snapshot, checked.data, checked.verdict, events.pack_versions(event))
     context |= {
         "event": event,
         "submission": submission,

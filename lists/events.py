@@ -49,6 +49,7 @@ class CheckedList:
     snapshot: RosterSnapshot
     data: GameData
     verdict: Verdict
+    army_id: int
 
 
 # --- finding events and their submissions ------------------------------------
@@ -145,7 +146,7 @@ def submit(event: Event, player: str, document: dict) -> tuple[Submission, bool]
         "document": document,
         "fingerprint": fingerprint(snapshot, resolved.data),
         "roster_name": snapshot.name,
-        "army_name": snapshot.army_name,
+        "army_name": army_label(resolved.data, resolved.army_id),
         "submitted_at": timezone.now(),
     }
     with transaction.atomic():
@@ -159,7 +160,8 @@ def submit(event: Event, player: str, document: dict) -> tuple[Submission, bool]
             raise SubmissionRefused(f"{event.name} holds its most lists ({MAX_SUBMISSIONS}): ask the organiser.")
         try:
             with transaction.atomic():
-                return Submission.objects.create(event=event, player=player, **values), False
+                first = values["submitted_at"]
+                return Submission.objects.create(event=event, player=player, first_submitted_at=first, **values), False
         except IntegrityError:  # the same player submitted at the same moment: try again
             raise SubmissionRefused(
                 "Another submission under that name arrived at the same time: submit again."
@@ -197,7 +199,7 @@ def event_findings(event: Event, snapshot: RosterSnapshot, data: GameData, army_
             findings.append(
                 error(
                     "event.army_not_allowed",
-                    f"{event.name} does not allow {army.name}; it allows {names}.",
+                    f"{event.name} does not allow {army_label(data, army_id)}; it allows {names}.",
                     "Submit a list of an allowed army.",
                     rule="event-armies",
                     rule_name="Armies allowed at the event",
@@ -217,6 +219,20 @@ def event_findings(event: Event, snapshot: RosterSnapshot, data: GameData, army_
     return findings
 
 
+def army_label(data: GameData, army_id: int) -> str:
+    """An army's name, with its nation's where another nation has a list of the same name ("1944: Normandy")."""
+    army = data.armies[army_id]
+    nations = [data.armies[other].name for other in army.borrows_from if other in data.armies]
+    if nations and not any(nation in army.name for nation in nations):
+        return f"{army.name} ({', '.join(nations)})"
+    return army.name
+
+
+def pack_versions(event: Event) -> list[tuple[str, str]]:
+    """The pack a submission's verdict rests on, as the printed list names it."""
+    return [(event.system.key, event.system.version)]
+
+
 def allowed_army_names(event: Event, data: GameData) -> list[str]:
     names = {army.key: army.name for army in data.armies.values()}
     return [names.get(key, key) for key in event.allowed_armies]
@@ -228,7 +244,8 @@ def check(event: Event, submission: Submission) -> CheckedList:
     snapshot = resolved.snapshot()
     verdict = judge(snapshot)
     extra = event_findings(event, snapshot, resolved.data, resolved.army_id)
-    return CheckedList(snapshot, resolved.data, replace(verdict, findings=verdict.findings + tuple(extra)))
+    verdict = replace(verdict, findings=verdict.findings + tuple(extra))
+    return CheckedList(snapshot, resolved.data, verdict, resolved.army_id)
 
 
 def settings_digest(event: Event) -> str:
@@ -266,7 +283,7 @@ def _summarise(event: Event, submission: Submission) -> dict:
         return {"army": submission.army_name, "points": None, "order_dice": None, "valid": False, "findings": [finding]}
     verdict = checked.verdict
     return {
-        "army": checked.snapshot.army_name,
+        "army": army_label(checked.data, checked.army_id),
         "points": verdict.points,
         "order_dice": verdict.order_dice,
         "valid": verdict.valid,
