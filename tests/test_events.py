@@ -217,3 +217,50 @@ def test_the_print_pack_holds_a_cover_and_every_list(client):
         assert any(f"{player}: {roster}" in page for page in text[1:])
     cards = client.get(f"{organiser}s/{Submission.objects.get(player='Anna').id}/cards.pdf")
     assert cards.status_code == 200 and cards.content.startswith(b"%PDF")
+
+
+def aaf_event(client, **changes):
+    system = GameSystem.objects.get(key="action-all-fronts")
+    return create_event(client, system=system.id, allowed_armies=[], max_order_dice="", points_limit=2000, **changes)
+
+
+def test_house_rules_are_a_finding_where_the_event_allows_none(client, settings):
+    text = (settings.BASE_DIR / "examples" / "rapid-fire-house-rules.yaml").read_text()
+    organiser, public = aaf_event(client)
+    assert submit_file(client, public, "Anna", text).status_code == 200
+    _, rows = by_player(client, organiser)
+    assert "event.house_rules_not_allowed" in [f["code"] for f in rows["Anna"]["findings"]]
+    Event.objects.update(house_rules_allowed=True)
+    _, rows = by_player(client, organiser)
+    assert "event.house_rules_not_allowed" not in [f["code"] for f in rows["Anna"]["findings"]]
+
+
+def test_the_events_year_replaces_the_rosters_own(client, settings):
+    text = (settings.BASE_DIR / "examples" / "action-all-fronts.yaml").read_text()
+    organiser, public = aaf_event(client, year=1944)
+    submit_file(client, public, "Anna", text)
+    _, rows = by_player(client, organiser)
+    in_1944 = rows["Anna"]
+    Event.objects.update(year=1940)
+    _, rows = by_player(client, organiser)
+    assert (rows["Anna"]["points"], rows["Anna"]["findings"]) != (in_1944["points"], in_1944["findings"])
+
+
+def test_a_game_without_order_dice_takes_no_cap(client):
+    system = GameSystem.objects.get(key="action-all-fronts")
+    form = {"name": "x", "date": "2027-01-01", "system": system.id, "points_limit": 500, "max_order_dice": 8}
+    response = client.post(reverse("lists:event-new"), {**form, "deadline": "2099-01-01T10:00"})
+    assert response.status_code == 400 and "has no order dice" in response.content.decode()
+
+
+def test_an_event_holds_at_most_256_lists(client):
+    _, public = create_event(client)
+    event = Event.objects.get()
+    now = timezone.now()
+    Submission.objects.bulk_create(
+        Submission(event=event, player=f"P{n}", document={}, fingerprint="", roster_name="r", army_name="a",
+                   first_submitted_at=now, submitted_at=now)
+        for n in range(256)
+    )  # fmt: skip
+    response = submit_file(client, public, "One too many", german())
+    assert response.status_code == 400 and "holds its most lists (256)" in response.content.decode()
