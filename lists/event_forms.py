@@ -11,9 +11,10 @@ from lists.roster_files import MAX_FILE_BYTES
 from lists.validation import NAME_MAX_LENGTH, POINTS_LIMIT_MAX, SETTING_NUMBER_MAX, YEAR_MAX, YEAR_MIN
 
 
-class ArmyChoice(forms.ModelMultipleChoiceField):
-    def label_from_instance(self, army: models.Army) -> str:
-        return f"{army.name} ({army.system.short_name})"
+def army_choices() -> list[tuple[str, str]]:
+    """Every game's armies by key, each named with its game's short name (keys repeat across games)."""
+    armies = models.Army.objects.filter(system__kind="game").select_related("system").order_by("system__name", "name")
+    return [(army.key, f"{army.name} ({army.system.short_name})") for army in armies]
 
 
 class EventForm(forms.Form):
@@ -21,8 +22,9 @@ class EventForm(forms.Form):
 
     name = forms.CharField(max_length=NAME_MAX_LENGTH)
     date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
-    system = forms.ModelChoiceField(
+    game = forms.ModelChoiceField(
         queryset=models.GameSystem.objects.filter(kind="game"),
+        to_field_name="key",
         label="Game",
         error_messages={"invalid_choice": "Pick one of the games listed."},
     )
@@ -30,8 +32,8 @@ class EventForm(forms.Form):
     max_order_dice = forms.IntegerField(
         required=False, min_value=1, max_value=SETTING_NUMBER_MAX, label="Order-dice cap (games with order dice)"
     )
-    allowed_armies = ArmyChoice(
-        queryset=models.Army.objects.filter(system__kind="game").select_related("system"),
+    allowed_armies = forms.MultipleChoiceField(
+        choices=army_choices,
         required=False,
         label="Armies allowed (none picked: every army)",
         help_text="A nation allows its theatre lists too.",
@@ -47,12 +49,14 @@ class EventForm(forms.Form):
 
     def clean(self):
         cleaned = super().clean()
-        system = cleaned.get("system")
+        system = cleaned.get("game")
         if system is None:
             return cleaned
-        wrong = [army.name for army in cleaned.get("allowed_armies") or [] if army.system_id != system.id]
-        if wrong:
-            self.add_error("allowed_armies", f"Not armies of {system.name}: {', '.join(wrong)}.")
+        keys = set(cleaned.get("allowed_armies") or [])
+        found = set(models.Army.objects.filter(system=system, key__in=keys).values_list("key", flat=True))
+        if keys - found:
+            self.add_error("allowed_armies", f"Not armies of {system.name}: {', '.join(sorted(keys - found))}.")
+        cleaned["allowed_armies"] = sorted(found)
         if cleaned.get("max_order_dice") is not None and not system.config.get("order_dice"):
             self.add_error("max_order_dice", f"{system.name} has no order dice: leave the cap empty.")
         period = cleaned.get("period") or ""

@@ -17,7 +17,7 @@ def create_event(tab, address) -> tuple[str, str]:
     tab.click("#run-event")
     tab.fill("input[name=name]", "Spring Offensive")
     tab.fill("input[name=date]", "2027-04-10")
-    tab.select_option("select[name=system]", label="Bolt Action (2nd edition)")
+    tab.select_option("select[name=game]", label="Bolt Action (2nd edition)")
     tab.fill("input[name=points_limit]", "500")
     tab.fill("input[name=max_order_dice]", "8")
     tab.select_option("select[name=allowed_armies]", label="Armies of Germany (Bolt Action)")

@@ -10,7 +10,6 @@ from django.urls import reverse
 from django.utils import timezone
 
 from lists.event_models import Event, Submission
-from lists.models import Army, GameSystem
 from lists.roster_files import load_roster_file, save_new_roster
 from lists.sharing import hash_secret, new_share_id
 from tests.event_rosters import GERMAN_POINTS, british, german
@@ -20,14 +19,13 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("real_packs", "empt
 
 def create_event(client, **changes):
     """Run an event through the form; returns (organiser's path, public path)."""
-    germany = Army.objects.get(system__key="bolt-action-2e", key="germany")
     form = {
         "name": "Spring Offensive",
         "date": "2027-04-10",
-        "system": GameSystem.objects.get(key="bolt-action-2e").id,
+        "game": "bolt-action-2e",
         "points_limit": 500,
         "max_order_dice": 8,
-        "allowed_armies": [germany.id],
+        "allowed_armies": ["germany"],
         "deadline": (timezone.now() + timedelta(days=7)).strftime("%Y-%m-%dT%H:%M"),
         **changes,
     }
@@ -220,8 +218,9 @@ def test_the_print_pack_holds_a_cover_and_every_list(client):
 
 
 def aaf_event(client, **changes):
-    system = GameSystem.objects.get(key="action-all-fronts")
-    return create_event(client, system=system.id, allowed_armies=[], max_order_dice="", points_limit=2000, **changes)
+    return create_event(
+        client, game="action-all-fronts", allowed_armies=[], max_order_dice="", points_limit=2000, **changes
+    )
 
 
 def test_house_rules_are_a_finding_where_the_event_allows_none(client, settings):
@@ -247,8 +246,7 @@ def test_the_events_year_replaces_the_rosters_own(client, settings):
 
 
 def test_a_game_without_order_dice_takes_no_cap(client):
-    system = GameSystem.objects.get(key="action-all-fronts")
-    form = {"name": "x", "date": "2027-01-01", "system": system.id, "points_limit": 500, "max_order_dice": 8}
+    form = {"name": "x", "date": "2027-01-01", "game": "action-all-fronts", "points_limit": 500, "max_order_dice": 8}
     response = client.post(reverse("lists:event-new"), {**form, "deadline": "2099-01-01T10:00"})
     assert response.status_code == 400 and "has no order dice" in response.content.decode()
 
@@ -264,3 +262,12 @@ def test_an_event_holds_at_most_256_lists(client):
     )  # fmt: skip
     response = submit_file(client, public, "One too many", german())
     assert response.status_code == 400 and "holds its most lists (256)" in response.content.decode()
+
+
+def test_armies_allowed_must_be_the_games_own(client):
+    form = {"name": "x", "date": "2027-01-01", "game": "action-all-fronts", "points_limit": 500}
+    response = client.post(
+        reverse("lists:event-new"), {**form, "allowed_armies": ["germany"], "deadline": "2099-01-01T10:00"}
+    )
+    assert response.status_code == 400 and "Not armies of Action All Fronts: germany." in response.content.decode()
+    assert Event.objects.count() == 0
