@@ -271,3 +271,14 @@ def test_armies_allowed_must_be_the_games_own(client):
     )
     assert response.status_code == 400 and "Not armies of Action All Fronts: germany." in response.content.decode()
     assert Event.objects.count() == 0
+
+
+def test_organiser_pages_are_never_stored_and_their_secret_never_logged(client):
+    from armybuilder.middleware import mask_edit_secrets
+
+    organiser, public = create_event(client)
+    for path in (organiser, f"{organiser}submissions.json"):
+        response = client.get(path)
+        assert "no-store" in response["Cache-Control"] and response["X-Robots-Tag"] == "noindex, nofollow"
+    assert mask_edit_secrets(f"GET {organiser}submissions.csv") == "GET /events/o/[secret]/submissions.csv"
+    assert mask_edit_secrets(f"GET {public}") == f"GET {public}"  # the public page is no secret
