@@ -17,12 +17,32 @@ def army_choices() -> list[tuple[str, str]]:
     return [(army.key, f"{army.name} ({army.system.short_name})") for army in armies]
 
 
+class GameChoice(forms.ModelChoiceField):
+    """A game by its pack key (what the form's select sends), or by its name as a script might send it."""
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        text = str(value).strip()
+        found = self.queryset.filter(key=text).first() or self.queryset.filter(name__iexact=text).first()
+        if found is None:
+            raise forms.ValidationError(self.error_messages["invalid_choice"], code="invalid_choice")
+        return found
+
+
+class ArmyKeys(forms.MultipleChoiceField):
+    """Armies by key or name; which game's they must be is known only once the game is read (see clean)."""
+
+    def valid_value(self, value) -> bool:
+        return isinstance(value, str) and 0 < len(value) <= 200
+
+
 class EventForm(forms.Form):
     """Run an event: what it is, and the rules every list submitted to it is checked by."""
 
     name = forms.CharField(max_length=NAME_MAX_LENGTH)
     date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
-    game = forms.ModelChoiceField(
+    game = GameChoice(
         queryset=models.GameSystem.objects.filter(kind="game"),
         to_field_name="key",
         label="Game",
@@ -32,7 +52,7 @@ class EventForm(forms.Form):
     max_order_dice = forms.IntegerField(
         required=False, min_value=1, max_value=SETTING_NUMBER_MAX, label="Order-dice cap (games with order dice)"
     )
-    allowed_armies = forms.MultipleChoiceField(
+    allowed_armies = ArmyKeys(
         choices=army_choices,
         required=False,
         label="Armies allowed (none picked: every army)",
@@ -52,11 +72,15 @@ class EventForm(forms.Form):
         system = cleaned.get("game")
         if system is None:
             return cleaned
-        keys = set(cleaned.get("allowed_armies") or [])
-        found = set(models.Army.objects.filter(system=system, key__in=keys).values_list("key", flat=True))
-        if keys - found:
-            self.add_error("allowed_armies", f"Not armies of {system.name}: {', '.join(sorted(keys - found))}.")
-        cleaned["allowed_armies"] = sorted(found)
+        armies = {army.key: army.key for army in models.Army.objects.filter(system=system)}
+        armies |= {army.name.casefold(): army.key for army in models.Army.objects.filter(system=system)}
+        given = [value.strip() for value in cleaned.get("allowed_armies") or []]
+        unknown = [value for value in given if value not in armies and value.casefold() not in armies]
+        if unknown:
+            self.add_error("allowed_armies", f"Not armies of {system.name}: {', '.join(unknown)}.")
+        cleaned["allowed_armies"] = sorted(
+            {armies.get(value) or armies[value.casefold()] for value in given if value not in unknown}
+        )
         if cleaned.get("max_order_dice") is not None and not system.config.get("order_dice"):
             self.add_error("max_order_dice", f"{system.name} has no order dice: leave the cap empty.")
         period = cleaned.get("period") or ""

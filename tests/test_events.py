@@ -282,3 +282,8 @@ def test_organiser_pages_are_never_stored_and_their_secret_never_logged(client):
         assert "no-store" in response["Cache-Control"] and response["X-Robots-Tag"] == "noindex, nofollow"
     assert mask_edit_secrets(f"GET {organiser}submissions.csv") == "GET /events/o/[secret]/submissions.csv"
     assert mask_edit_secrets(f"GET {public}") == f"GET {public}"  # the public page is no secret
+
+
+def test_a_script_may_name_the_game_and_armies_as_they_are_printed(client):
+    create_event(client, game="Bolt Action (2nd edition)", allowed_armies=["Armies of Germany", "great-britain"])
+    assert Event.objects.get().allowed_armies == ["germany", "great-britain"]
