@@ -67,6 +67,12 @@ class EventForm(forms.Form):
         help_text="Lists are taken until then (the server's time zone).",
     )
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        games = models.GameSystem.objects.filter(kind="game")
+        periods = [(p["key"], f"{p['name']} ({game.short_name})") for game in games for p in game.periods]
+        self.fields["period"].widget = forms.Select(choices=[("", "—"), *periods])
+
     def clean(self):
         cleaned = super().clean()
         system = cleaned.get("game")

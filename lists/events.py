@@ -180,6 +180,9 @@ def event_document(event: Event, document: dict) -> dict:
     if ORDER_DICE_SETTING in setting_keys:
         settings[ORDER_DICE_SETTING] = event.max_order_dice
     checked["settings"] = {key: value for key, value in settings.items() if value is not None}
+    if event.year is not None or event.period:  # the event's when replaces the roster's, year and period both
+        checked.pop("year", None)
+        checked.pop("period", None)
     if event.year is not None:
         checked["year"] = event.year
     if event.period:

@@ -287,3 +287,19 @@ def test_organiser_pages_are_never_stored_and_their_secret_never_logged(client):
 def test_a_script_may_name_the_game_and_armies_as_they_are_printed(client):
     create_event(client, game="Bolt Action (2nd edition)", allowed_armies=["Armies of Germany", "great-britain"])
     assert Event.objects.get().allowed_armies == ["germany", "great-britain"]
+
+
+def test_the_events_period_is_offered_and_replaces_the_rosters_own(client, settings):
+    assert '<option value="early">Early war (Action All Fronts)</option>' in client.get("/events/new/").content.decode()
+    text = (
+        (settings.BASE_DIR / "examples" / "action-all-fronts.yaml")
+        .read_text()
+        .replace("year: 1944", "period: Late war")
+    )
+    organiser, public = aaf_event(client, period="late")
+    submit_file(client, public, "Anna", text)
+    _, rows = by_player(client, organiser)
+    late = rows["Anna"]
+    Event.objects.update(period="early")
+    _, rows = by_player(client, organiser)
+    assert (rows["Anna"]["points"], rows["Anna"]["findings"]) != (late["points"], late["findings"])
