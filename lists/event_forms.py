@@ -56,7 +56,7 @@ class EventForm(forms.Form):
         choices=army_choices,
         required=False,
         label="Armies allowed (none picked: every army)",
-        help_text="A nation allows its theatre lists too.",
+        help_text="A nation allows its theatre lists too. Hold Ctrl (or ⌘) to pick several.",
         widget=forms.SelectMultiple(attrs={"size": 8}),
     )
     year = forms.IntegerField(required=False, min_value=YEAR_MIN, max_value=YEAR_MAX, label="Year (games with years)")
