@@ -16,14 +16,15 @@ from django.conf import settings
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 
-# The editor and its forms (e/...), and the pages that start a roster or list this device's rosters.
-PRIVATE_ROUTES = ("e/", "rosters/")
-EDIT_SECRET = re.compile(r"/e/[^/?#\s\"']+")
+# The editor and its forms (e/...), the pages that start a roster or list this device's rosters,
+# and an event organiser's pages (events/o/...), whose address is the organiser's secret.
+PRIVATE_ROUTES = ("e/", "rosters/", "events/o/")
+EDIT_SECRET = re.compile(r"/(e|events/o)/[^/?#\s\"']+")
 
 
 def mask_edit_secrets(text: str) -> str:
-    """The text with every edit secret in an /e/<secret>/ path replaced by a placeholder."""
-    return EDIT_SECRET.sub("/e/[secret]", text)
+    """The text with every edit or organiser's secret (/e/<secret>/, /events/o/<secret>/) replaced by a placeholder."""
+    return EDIT_SECRET.sub(lambda match: f"/{match.group(1)}/[secret]", text)
 
 
 class MaskEditSecrets(logging.Filter):

@@ -495,3 +495,7 @@ class IssuedFingerprint(models.Model):
 
     def __str__(self) -> str:
         return self.fingerprint
+
+
+# Tournament events live in their own module; imported here so Django finds them.
+from lists.event_models import Event, Submission  # noqa: E402,F401

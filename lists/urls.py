@@ -1,6 +1,6 @@
 from django.urls import path
 
-from lists import api, roster_views, views
+from lists import api, event_views, roster_views, views
 
 app_name = "lists"
 
@@ -29,6 +29,24 @@ urlpatterns = [
     path("r/<str:share_id>/cards.pdf", roster_views.cards, name="cards"),
     path("r/<str:share_id>/list.pdf", roster_views.army_list, name="list"),
     path("r/<str:share_id>/roster.txt", roster_views.text, name="export-text"),
+    # Tournament events: run one, submit to it, and the organiser's table by secret link.
+    path("events/new/", event_views.new_event, name="event-new"),
+    path("events/<str:public_id>/", event_views.public_event, name="event"),
+    path("events/<str:public_id>/submit/", event_views.submit, name="event-submit"),
+    path("events/<str:public_id>/lists/<int:submission_id>/", event_views.public_submission, name="event-list"),
+    path("events/o/<str:secret>/", event_views.organiser, name="event-organiser"),
+    path("events/o/<str:secret>/submissions.json", event_views.submissions_json, name="event-json"),
+    path("events/o/<str:secret>/submissions.csv", event_views.submissions_csv, name="event-csv"),
+    path("events/o/<str:secret>/pack.pdf", event_views.pack, name="event-pack"),
+    path("events/o/<str:secret>/<str:action>/", event_views.organiser_action, name="event-action"),
+    path("events/o/<str:secret>/s/<int:submission_id>/", event_views.organiser_submission, name="event-submission"),
+    path(
+        "events/o/<str:secret>/s/<int:submission_id>/remove/",
+        event_views.remove_submission,
+        name="event-remove",
+    ),
+    path("events/o/<str:secret>/s/<int:submission_id>/cards.pdf", event_views.submission_cards, name="event-cards"),
+    path("e/<str:secret>/submit-to-event/", event_views.submit_roster, name="submit-to-event"),
     # Organisers check a printed fingerprint.
     path("verify/", roster_views.verify, name="verify-form"),
     path("verify/<str:code>/", roster_views.verify, name="verify"),

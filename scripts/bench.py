@@ -428,8 +428,66 @@ def bench_battlescribe_armies() -> None:
     Roster.objects.filter(pk=saved.pk).delete()
 
 
+def bench_events(count: int = 256) -> None:
+    """An event's organiser's page, JSON and print pack with `count` submissions (three kinds of list)."""
+    from datetime import date, timedelta
+
+    from django.core.cache import cache
+    from django.test import Client
+    from django.utils import timezone
+
+    from lists import events
+    from lists.event_models import Event
+    from lists.models import GameSystem
+    from lists.roster_files import export_roster, load_roster_file
+    from lists.sharing import hash_secret, new_share_id
+    from tests.event_rosters import british, german
+
+    system = GameSystem.objects.get(key="bolt-action-2e")
+    event = Event.objects.create(
+        public_id=new_share_id(), organiser_secret_hash=hash_secret("bench-organiser"), name="Bench event",
+        date=date(2027, 4, 10), system=system, points_limit=500, max_order_dice=8, allowed_armies=["germany"],
+        deadline=timezone.now() + timedelta(days=1),
+    )  # fmt: skip
+    kinds = [partial(german), partial(german, panzer=True), partial(british)]
+    for n in range(count):
+        text = kinds[n % 3](name=f"List {n}")
+        events.submit(event, f"Player {n}", export_roster(load_roster_file(text.encode()).snapshot()))
+    client, organiser = Client(), "/events/o/bench-organiser/"
+    print(f"Tournament event ({count} submissions: legal, over the points, another nation)")
+    cache.clear()
+    start = time.perf_counter()
+    checked_get(client, organiser)
+    line("organiser's page, every list checked (cold)", f"{(time.perf_counter() - start) * 1000:.0f} ms")
+    line(
+        "organiser's page, checks cached (warm)", f"{median_ms(lambda: checked_get(client, organiser), runs=10):.0f} ms"
+    )
+    line(
+        "submissions.json (warm)",
+        f"{median_ms(lambda: checked_get(client, organiser + 'submissions.json'), runs=10):.0f} ms",
+    )
+    start = time.perf_counter()
+    pdf = checked_get(client, organiser + "pack.pdf").content
+    line(
+        f"print pack PDF, {count} lists rendered (cold)",
+        f"{time.perf_counter() - start:.1f} s",
+        f"{len(pdf) // 1024} KB",
+    )
+    events.submit(event, "Player 0", export_roster(load_roster_file(german(name="Replaced").encode()).snapshot()))
+    start = time.perf_counter()
+    checked_get(client, organiser + "pack.pdf")
+    line("print pack PDF after one resubmission (one list rendered)", f"{time.perf_counter() - start:.1f} s")
+    event.delete()
+
+
 if __name__ == "__main__":
-    if sys.argv[1:] == ["cards"]:  # only the card figures: scripts/bench.py cards
+    if sys.argv[1:] == ["events"]:  # only the event figures: scripts/bench.py events
+        from lists.packs import load_all
+
+        call_command("migrate", verbosity=0)
+        load_all(settings.PACKS_DIR)
+        bench_events()
+    elif sys.argv[1:] == ["cards"]:  # only the card figures: scripts/bench.py cards
         from lists.packs import load_all
 
         call_command("migrate", verbosity=0)
@@ -440,3 +498,4 @@ if __name__ == "__main__":
         main()
         bench_battlescribe_armies()
         bench_pages_and_pdfs()
+        bench_events()

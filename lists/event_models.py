@@ -1,0 +1,59 @@
+"""Tournament events: an organiser's settings and the frozen lists players submit to them."""
+
+from __future__ import annotations
+
+from django.db import models
+
+MAX_SUBMISSIONS = 256  # an event holds at most this many lists
+PLAYER_MAX_LENGTH = 80
+
+
+class Event(models.Model):
+    """A tournament. Anyone with the public id may submit; the organiser's secret opens the table."""
+
+    public_id = models.CharField(max_length=32, unique=True)
+    # Only a SHA-256 of the organiser's secret is kept, as for a roster's edit secret.
+    organiser_secret_hash = models.CharField(max_length=64, unique=True)
+    name = models.CharField(max_length=120)
+    date = models.DateField()
+    system = models.ForeignKey("lists.GameSystem", on_delete=models.PROTECT, related_name="events")
+    points_limit = models.PositiveIntegerField()
+    max_order_dice = models.PositiveIntegerField(null=True, blank=True)  # games with order dice only
+    allowed_armies = models.JSONField(default=list, blank=True)  # army keys; empty: every army
+    year = models.PositiveSmallIntegerField(null=True, blank=True)
+    period = models.CharField(max_length=80, blank=True)
+    house_rules_allowed = models.BooleanField(default=False)
+    deadline = models.DateTimeField()
+    locked = models.BooleanField(default=False)
+    lists_published = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        app_label = "lists"
+        ordering = ["-date"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Submission(models.Model):
+    """One player's list as submitted: a roster file's mapping, frozen; later edits to the roster leave it."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="submissions")
+    player = models.CharField(max_length=PLAYER_MAX_LENGTH)
+    document = models.JSONField()  # export_roster() of the list when it was submitted
+    fingerprint = models.CharField(max_length=40)  # the list's own fingerprint, as its printed list shows
+    roster_name = models.CharField(max_length=120)
+    army_name = models.CharField(max_length=200)
+    first_submitted_at = models.DateTimeField()
+    submitted_at = models.DateTimeField()  # the latest submission; equal to the first until it is replaced
+
+    class Meta:
+        app_label = "lists"
+        ordering = ["submitted_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="one_submission_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.roster_name}"
