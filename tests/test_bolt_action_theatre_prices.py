@@ -68,3 +68,20 @@ def test_a_price_the_data_sets_while_an_option_is_taken_is_that_options_price(tm
     with pytest.raises(SystemExit):
         call_command("validate_roster", str(path), "--json", stdout=out, stderr=io.StringIO())
     assert json.loads(out.getvalue())["points"] == 380
+
+
+def test_the_partisans_captured_axis_vehicle_costs_what_the_player_sets(tmp_path):
+    """BA2 - Partisans.cat, "Captured Axis Vehicle" e3cf-c520-f3bf-a979: no price of its own, a Rating of one
+    entry "Inexperienced(set points)" e371-efa9-b791-f900 at 0, and "Points" 2a6e-ff4b-3eb1-9382 at 1 each,
+    up to 300: the player pays the captured vehicle's own cost."""
+    path = tmp_path / "roster.yaml"
+    path.write_text(
+        "format: armybuilder-roster/1\ngame: Bolt Action (2nd edition)\n"
+        "army: partisans-1942-45-liberation\nname: Captured\npoints_limit: 1000\n"
+        "units:\n  - {unit: partisans-captured-axis-vehicle, quality: Inexperienced,"
+        " options: [{option: Points, count: 135}]}\n"
+    )
+    out = io.StringIO()
+    with pytest.raises(SystemExit):
+        call_command("validate_roster", str(path), "--json", stdout=out, stderr=io.StringIO())
+    assert json.loads(out.getvalue())["points"] == 135

@@ -441,6 +441,11 @@ def counted(weapons: list[str]) -> list:
     return [key if tally[key] == 1 else {"weapon": key, "count": tally[key]} for key in dict.fromkeys(weapons)]
 
 
+def quality_name(name: str) -> str:
+    """A price group entry's quality: "Inexperienced(set points)" is the Inexperienced one."""
+    return TRAILING_NOTE.sub("", name).strip().lower()
+
+
 def quality_of(name: str) -> str | None:
     first = name.strip().lower().split(" ")[0] if name.strip() else ""
     return first if first in QUALITIES else None
@@ -632,8 +637,8 @@ class UnitBuilder:
             return "never", ""
         if counted in holder:
             return "always", ""
-        if self.names[counted].strip().lower() in QUALITIES:
-            return "quality", self.names[counted].strip().lower()
+        if quality_name(self.names[counted]) in QUALITIES:
+            return "quality", quality_name(self.names[counted])
         return "with", counted
 
     def mandatory_cost(self, node: Node) -> float:
@@ -657,7 +662,7 @@ class UnitBuilder:
 
     def group(self, group: Node, part: Part) -> None:
         entries = [c for c in self.converter.children(group, self.catalogue) if not c.is_group]
-        names = [c.name.strip().lower() for c in entries]
+        names = [quality_name(c.name) for c in entries]
         low, high = group.limit("min") or 0, group.limit("max")
         if entries and all(name in QUALITIES for name in names):
             for child in entries:
@@ -673,7 +678,7 @@ class UnitBuilder:
                 quality.army_changes = self.theatre_changes(child)
                 quality.option_changes = self.option_changes(child)
                 self.walk(child, quality)
-                part.qualities[child.name.strip().lower()] = quality
+                part.qualities[quality_name(child.name)] = quality
             self.report.pattern("price group (Inexperienced/Regular/Veteran) read as qualities")
             return
         if low >= 1 and (high is None or high > 1):
@@ -1190,7 +1195,7 @@ class UnitBuilder:
 def has_price_group(converter: Converter, node: Node, catalogue: DataFile) -> bool:
     """An entry priced by quality (it holds an Inexperienced/Regular/Veteran group)."""
     for group in converter.children(node, catalogue):
-        names = [c.name.strip().lower() for c in converter.children(group, catalogue) if not c.is_group]
+        names = [quality_name(c.name) for c in converter.children(group, catalogue) if not c.is_group]
         if group.is_group and names and all(name in QUALITIES for name in names):
             return True
     return False
