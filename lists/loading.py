@@ -55,6 +55,7 @@ class GameData:
     references: dict[str, dict[str, dict]] = field(default_factory=dict)  # table -> key -> row
     option_ids: dict[tuple[int, str], int] = field(default_factory=dict)  # (unit type id, key) -> UnitOption id
     _force_limits: dict[int, tuple] = field(default_factory=dict, repr=False)
+    _army_unit_types: dict[int, tuple] = field(default_factory=dict, repr=False)
 
     @cached_property
     def shared_army_names(self) -> dict[str, list[str]]:
@@ -122,8 +123,16 @@ class GameData:
             ],
             units=choices,
             force_limits=self.force_limits_of(army_id),
+            army_unit_types=self.unit_types_of(army_id),
             house_rules=[HouseRuleChoice(house_rule_info(row.rule), row.count, row.unit) for row in house_rules],
         )
+
+    def unit_types_of(self, army_id: int) -> tuple[UnitTypeInfo, ...]:
+        """Every unit type an army may field (worked out once per army)."""
+        found = self._army_unit_types.get(army_id)
+        if found is None:
+            found = self._army_unit_types[army_id] = tuple(self.unit_types[i] for _, i in self.available_units(army_id))
+        return found
 
     def force_limits_of(self, army_id: int) -> tuple[tuple[UnitTypeInfo, ForceLimitInfo], ...]:
         """The per-force limits of the units an army may field (worked out once per army)."""

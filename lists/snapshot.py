@@ -437,6 +437,7 @@ class RosterSnapshot:
     house_rules: list[HouseRuleChoice] = field(default_factory=list)  # priced overlay rules bought
     # The per-force limits of every unit the army may field: a compulsory officer binds even when absent.
     force_limits: tuple[tuple[UnitTypeInfo, ForceLimitInfo], ...] = ()
+    army_unit_types: tuple[UnitTypeInfo, ...] = ()  # every unit the army may field, for fixes to suggest
 
     def setting(self, key: str):
         if key in self.settings:

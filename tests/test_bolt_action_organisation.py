@@ -143,3 +143,12 @@ def test_a_root_entrys_parent_limit_counts_its_platoon(tmp_path):
     assert not [m for c, m in errors(one_each) if c == "org.too_many" and "Sturmpioniere" in m]
     _, two = validate(tmp_path, platoon("1. Zug", squad, squad), army=army)
     assert [m for c, m in errors(two) if c == "org.too_many" and "Sturmpioniere" in m]
+
+
+def test_a_unit_with_no_place_in_the_platoon_is_told_where_the_same_unit_has_one(tmp_path):
+    """The German catalogue lists the Panther twice: under Compulsory Vehicles (an Armoured Platoon's slot)
+    and under Tanks, Tank Destroyers... (a slot the Reinforced Platoon has)."""
+    _, result = validate(tmp_path, platoon("1. Zug", "{unit: germany-panzer-v-panther-2, quality: Regular}"))
+    (message,) = [m for c, m in errors(result) if "no place for" in m]
+    assert "add Panzer V 'Panther' from Tanks, Tank Destroyers" in message
+    assert "move it to another force" not in message

@@ -74,6 +74,16 @@ def slot_taken(roster: RosterSnapshot, slot: SlotInfo, units: list[UnitChoice]) 
     return sum(unit_weight(roster, slot, unit) for unit in units if in_slot(slot, unit))
 
 
+def _no_place_fix(roster: RosterSnapshot, unit: UnitChoice, slots, placed: set[str]) -> str:
+    """The fix for a unit of a category the force has no slot for: the same unit listed in a slot it has
+    (the army list names a tank under Compulsory Vehicles and under Tanks), else another force."""
+    same = next((t for t in roster.army_unit_types if t.name == unit.unit_type.name and t.category in placed), None)
+    if same is None:
+        return "Remove it, move it to another force, or pick an organisation that takes this kind of unit."
+    slot = next(slot for slot in slots if same.category in slot.categories)
+    return f"Remove it and add {same.name} from {slot.name} instead: the same unit, in a slot this force has."
+
+
 def organisation_findings(roster: RosterSnapshot) -> list[Finding]:
     """Every force against its own organisation; several forces are named so a finding says which."""
     findings: list[Finding] = []
@@ -102,7 +112,7 @@ def force_findings(roster: RosterSnapshot, force: ForceInfo, named: bool) -> lis
                 error(
                     "org.too_many",
                     f"{unit.label} is a {unit.unit_type.category_name}, which {who} has no place for.",
-                    "Remove it, move it to another force, or pick an organisation that takes this kind of unit.",
+                    _no_place_fix(roster, unit, organisation.slots, placed),
                     rule,
                     unit,
                     organisation.name,
