@@ -446,6 +446,12 @@ def quality_name(name: str) -> str:
     return TRAILING_NOTE.sub("", name).strip().lower()
 
 
+def without_quality(name: str) -> str:
+    """A man's name without the quality it starts with ("Regular NCO" -> "NCO")."""
+    first, _, rest = name.partition(" ")
+    return rest if first.lower() in QUALITIES and rest else name
+
+
 def quality_of(name: str) -> str | None:
     first = name.strip().lower().split(" ")[0] if name.strip() else ""
     return first if first in QUALITIES else None
@@ -1043,6 +1049,9 @@ class UnitBuilder:
             ]
         for line in composition:
             line["weapons"] = counted(line["weapons"])
+        if len(qualities) > 1:
+            # The men are listed from the first quality's entry: "Inexperienced NCO" is any quality's NCO.
+            composition = [line | {"name": without_quality(line["name"])} for line in composition]
         unit["composition"] = [{k: v for k, v in line.items() if v != []} for line in composition]
         if part.min_size is not None:
             unit["min_size"] = part.min_size
