@@ -1,0 +1,198 @@
+"""A Bolt Action roster of ours as a BattleScribe 2.03 roster (`roster.ros`, zipped as `roster.rosz`).
+
+Every force names its force entry and catalogue (id, revision, name), every
+selection its entry-id chain as BattleScribe builds it (lists/battlescribe/
+entry_ids.py), its number, type, categories and its own points (ours,
+multiplied by its number, children excluded: the roster's total is the sum).
+A transport is a custom note ("Transport: label"), which rosters.py reads back.
+"""
+
+from __future__ import annotations
+
+import io
+import uuid
+import zipfile
+from dataclasses import replace
+from xml.etree.ElementTree import Element, SubElement, tostring
+
+from lists.battlescribe import roster_ids
+from lists.battlescribe.roster_ids import GROUP, GROUP_KIND, LEAST, MOST, NAME, NODE_ID, PARENT, TYPE
+from lists.battlescribe.rosters import TRANSPORT_NOTE
+from lists.pricing import base_points, unit_points
+from lists.snapshot import RosterSnapshot, UnitChoice
+
+NAMESPACE = "http://www.battlescribe.net/schema/rosterSchema"
+SELECTOR_NAME = "Theatre Selector"
+
+
+def exportable(roster: RosterSnapshot) -> bool:
+    """Whether every part of the roster has BattleScribe ids: a converted theatre list, its units and forces."""
+    known = roster_ids.ids()
+    if roster.system.key != roster_ids.GAME_KEY or roster.army_key not in known.get("armies", {}):
+        return False
+    units = known["units"]
+    return all(u.unit_type.key in units for u in roster.units) and all(
+        f.organisation is not None and f.organisation.key in known["organisations"] for f in roster.forces
+    )
+
+
+def _id() -> str:
+    return str(uuid.uuid4())
+
+
+def _cost(parent: Element, points: float, tag: str = "costs", item: str = "cost") -> None:
+    SubElement(SubElement(parent, tag), item, name="pts", typeId="points", value=f"{points:.1f}")
+
+
+def _selection(parent: Element, chain: str, record: list, number: int = 1, name: str | None = None) -> Element:
+    selections = parent.find("selections")
+    if selections is None:
+        selections = Element("selections")
+        # Before costs and categories, as the schema orders a selection's children.
+        parent.insert(sum(1 for child in parent if child.tag in ("customNotes", "rules", "profiles")), selections)
+    element = SubElement(
+        selections, "selection", id=_id(), name=name or record[NAME], entryId=chain, number=str(number)
+    )
+    if record[GROUP]:
+        element.set("entryGroupId", record[GROUP])
+    element.set("type", record[TYPE] if record[TYPE] in ("unit", "model", "upgrade") else "upgrade")
+    return element
+
+
+def roster_xml(roster: RosterSnapshot, unit_points_list: list[int]) -> bytes:
+    """The roster as a BattleScribe .ros file."""
+    known = roster_ids.ids()
+    system = known["game_system"]
+    army = known["armies"][roster.army_key]
+    catalogue = known["catalogues"][army["catalogue"]]
+    root = Element(
+        "roster",
+        id=_id(),
+        name=roster.name,
+        battleScribeVersion="2.03",
+        gameSystemId=system["id"],
+        gameSystemName=system["name"],
+        gameSystemRevision=str(system["revision"]),
+        xmlns=NAMESPACE,
+    )
+    _cost(root, sum(unit_points_list))
+    if roster.points_limit is not None:
+        _cost(root, roster.points_limit, "costLimits", "costLimit")
+    forces = SubElement(root, "forces")
+    for force in roster.forces:
+        element = SubElement(
+            forces,
+            "force",
+            id=_id(),
+            name=force.organisation.name,
+            entryId=known["organisations"][force.organisation.key],
+            catalogueId=catalogue["id"],
+            catalogueRevision=str(catalogue["revision"]),
+            catalogueName=catalogue["name"],
+        )
+        element.set("customName", force.name)
+        _theatre(element, army)
+        for unit in roster.force_units(force):
+            _unit(element, roster, unit, unit_points_list[unit.index])
+    body = tostring(root, encoding="unicode")
+    return ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' + body).encode()
+
+
+def _theatre(force: Element, army: dict) -> None:
+    tree = roster_ids.tree(army["root"])
+    parent = force
+    if army["root"] != army["chain"]:
+        parent = _selection(force, army["root"], tree[army["root"]], name=SELECTOR_NAME)
+        _cost(parent, 0)
+    chosen = _selection(parent, army["chain"], tree[army["chain"]])
+    _cost(chosen, 0)
+
+
+def _unit(force: Element, roster: RosterSnapshot, unit: UnitChoice, points: int) -> None:
+    info = roster_ids.ids()["units"][unit.unit_type.key]
+    tree = roster_ids.tree(info["root"])
+    parent = force
+    path = []  # a unit inside a wrapper entry (an officer entry holding his rank): the wrappers first
+    chain = tree[info["chain"]][PARENT]
+    while chain:
+        path.insert(0, chain)
+        chain = tree[chain][PARENT]
+    for wrapper in path:
+        parent = _selection(parent, wrapper, tree[wrapper])
+        _cost(parent, 0)
+    element = _selection(parent, info["chain"], tree[info["chain"]])
+    element.set("customName", unit.label)
+    if unit.transport is not None:
+        notes = Element("customNotes")
+        notes.text = TRANSPORT_NOTE + roster.units[unit.transport].label
+        element.insert(0, notes)
+    option_points = 0
+    holder = _quality(element, tree, info["chain"], unit)
+    _men(holder, tree, unit)
+    for option, count in unit.chosen_options:
+        option_ids = {o[0]: o[1] for o in info["options"]}
+        chain = _option_chain(tree, option_ids.get(option.key, ""), holder.get("entryId"))
+        if chain is None or not count:
+            continue
+        without = replace(unit, options={k: c for k, c in unit.options.items() if k != option.key})
+        cost = base_points(roster, unit) - base_points(roster, without)
+        option_points += cost
+        under = holder if tree[chain][PARENT] == holder.get("entryId") else element
+        _cost(_selection(under, chain, tree[chain], 1 if option.per == "model" else count), cost)
+    _cost(element, points - option_points)
+    if info.get("category"):
+        categories = SubElement(element, "categories")
+        category_id, category_name = info["category"]
+        SubElement(categories, "category", id=_id(), name=category_name, entryId=category_id, primary="true")
+
+
+def _option_chain(tree: dict, source_id: str, under: str | None) -> str | None:
+    """The chain of an option's entry; under the chosen quality where it sits there."""
+    found = [chain for chain, record in tree.items() if record[NODE_ID] == source_id]
+    return next((chain for chain in found if tree[chain][PARENT] == under), found[0] if found else None)
+
+
+def _quality(element: Element, tree: dict, unit_chain: str, unit: UnitChoice) -> Element:
+    """The quality's selection where the unit is priced by a group of qualities; else the unit itself."""
+    for chain, record in tree.items():
+        if record[GROUP_KIND] == "quality" and record[PARENT] == unit_chain:
+            if record[NAME].strip().lower() == (unit.quality or ""):
+                selection = _selection(element, chain, record)
+                _cost(selection, 0)
+                return selection
+    return element
+
+
+def _men(holder: Element, tree: dict, unit: UnitChoice) -> None:
+    """The men of a squad, by kind: the fixed ones (an NCO) first, the rest on the first kind one may add."""
+    options = {option[1] for option in roster_ids.ids()["units"][unit.unit_type.key]["options"]}
+    men = [
+        (c, r)
+        for c, r in tree.items()
+        if r[GROUP_KIND] == "men" and r[PARENT] == holder.get("entryId") and r[NODE_ID] not in options
+    ]
+    if not men:
+        return
+    size = unit.size if unit.size is not None else unit.unit_type.base_size
+    counts = [record[LEAST] for _, record in men]
+    spare = size - sum(counts)
+    for index, (_, record) in enumerate(men):
+        if spare > 0 and (record[MOST] is None or record[MOST] > record[LEAST]):
+            room = spare if record[MOST] is None else min(spare, record[MOST] - record[LEAST])
+            counts[index] += room
+            spare -= room
+    for (chain, record), count in zip(men, counts, strict=True):
+        if count:
+            _cost(_selection(holder, chain, record, count), 0)
+
+
+def roster_rosz(xml: bytes) -> bytes:
+    """The .ros zipped as BattleScribe does: one member, the roster."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("roster.ros", xml)
+    return buffer.getvalue()
+
+
+def export(roster: RosterSnapshot) -> bytes:
+    return roster_xml(roster, [unit_points(roster, unit) for unit in roster.units])
