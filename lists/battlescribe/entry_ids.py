@@ -69,11 +69,11 @@ def entry_ids(converter: Converter, files: dict[str, dict]) -> dict:
                         for o in unit.get("options", [])
                     ],
                 }
-                document["roots"].setdefault(found[0], trees[found[0]])
+                document["roots"].setdefault(nation, {}).setdefault(found[0], trees[found[0]])
         for army in armies[1:]:
             if army["key"] in document["armies"]:
                 root_chain = document["armies"][army["key"]]["root"]
-                document["roots"].setdefault(root_chain, trees[root_chain])
+                document["roots"].setdefault(nation, {}).setdefault(root_chain, trees[root_chain])
     return document
 
 

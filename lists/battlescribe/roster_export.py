@@ -99,7 +99,7 @@ def roster_xml(roster: RosterSnapshot, unit_points_list: list[int]) -> bytes:
 
 
 def _theatre(force: Element, army: dict) -> None:
-    tree = roster_ids.tree(army["root"])
+    tree = roster_ids.tree(army["catalogue"], army["root"])
     parent = force
     if army["root"] != army["chain"]:
         parent = _selection(force, army["root"], tree[army["root"]], name=SELECTOR_NAME)
@@ -110,7 +110,7 @@ def _theatre(force: Element, army: dict) -> None:
 
 def _unit(force: Element, roster: RosterSnapshot, unit: UnitChoice, points: int) -> None:
     info = roster_ids.ids()["units"][unit.unit_type.key]
-    tree = roster_ids.tree(info["root"])
+    tree = roster_ids.tree(info["catalogue"], info["root"])
     parent = force
     path = []  # a unit inside a wrapper entry (an officer entry holding his rank): the wrappers first
     chain = tree[info["chain"]][PARENT]
@@ -128,11 +128,23 @@ def _unit(force: Element, roster: RosterSnapshot, unit: UnitChoice, points: int)
         element.insert(0, notes)
     option_points = 0
     holder = _quality(element, tree, info["chain"], unit)
-    _men(holder, tree, unit)
+    option_ids = {o[0]: o[1] for o in info["options"]}
+    chains = {}
     for option, count in unit.chosen_options:
-        option_ids = {o[0]: o[1] for o in info["options"]}
         chain = _option_chain(tree, option_ids.get(option.key, ""), holder.get("entryId"))
-        if chain is None or not count:
+        if chain is not None and count:
+            chains[option.key] = chain
+    # Men an option adds (a Soldier with LMG) are men of the squad's size too.
+    _men(
+        element,
+        holder,
+        tree,
+        unit,
+        sum(unit.options[k] for k, chain in chains.items() if tree[chain][GROUP_KIND] == "men"),
+    )
+    for option, count in unit.chosen_options:
+        chain = chains.get(option.key)
+        if chain is None:
             continue
         without = replace(unit, options={k: c for k, c in unit.options.items() if k != option.key})
         cost = base_points(roster, unit) - base_points(roster, without)
@@ -155,35 +167,43 @@ def _option_chain(tree: dict, source_id: str, under: str | None) -> str | None:
 def _quality(element: Element, tree: dict, unit_chain: str, unit: UnitChoice) -> Element:
     """The quality's selection where the unit is priced by a group of qualities; else the unit itself."""
     for chain, record in tree.items():
-        if record[GROUP_KIND] == "quality" and record[PARENT] == unit_chain:
-            if record[NAME].strip().lower() == (unit.quality or ""):
-                selection = _selection(element, chain, record)
-                _cost(selection, 0)
-                return selection
+        quality = record[NAME].strip().lower()
+        if record[GROUP_KIND] == "quality" and record[PARENT] == unit_chain and quality == (unit.quality or ""):
+            selection = _selection(element, chain, record)
+            _cost(selection, 0)
+            return selection
     return element
 
 
-def _men(holder: Element, tree: dict, unit: UnitChoice) -> None:
-    """The men of a squad, by kind: the fixed ones (an NCO) first, the rest on the first kind one may add."""
+def _men(unit_element: Element, holder: Element, tree: dict, unit: UnitChoice, option_men: int) -> None:
+    """The men of a squad, by kind: the fixed ones (an NCO) first, the rest on the first kinds one may add.
+
+    The men sit under the chosen quality or beside it, under the unit. Where our size runs past what the
+    data's men allow (a few squads the pack lets grow larger), the last kind one may add takes the rest,
+    so that the roster reads back the same.
+    """
     options = {option[1] for option in roster_ids.ids()["units"][unit.unit_type.key]["options"]}
+    parents = {holder.get("entryId"): holder, unit_element.get("entryId"): unit_element}
     men = [
-        (c, r)
-        for c, r in tree.items()
-        if r[GROUP_KIND] == "men" and r[PARENT] == holder.get("entryId") and r[NODE_ID] not in options
+        (c, r) for c, r in tree.items() if r[GROUP_KIND] == "men" and r[PARENT] in parents and r[NODE_ID] not in options
     ]
     if not men:
         return
     size = unit.size if unit.size is not None else unit.unit_type.base_size
     counts = [record[LEAST] for _, record in men]
-    spare = size - sum(counts)
-    for index, (_, record) in enumerate(men):
-        if spare > 0 and (record[MOST] is None or record[MOST] > record[LEAST]):
-            room = spare if record[MOST] is None else min(spare, record[MOST] - record[LEAST])
+    spare = size - option_men - sum(counts)
+    growing = [index for index, (_, record) in enumerate(men) if record[MOST] is None or record[MOST] > record[LEAST]]
+    for index in growing:
+        record = men[index][1]
+        room = spare if record[MOST] is None else min(spare, record[MOST] - record[LEAST])
+        if room > 0:
             counts[index] += room
             spare -= room
+    if spare > 0 and growing:
+        counts[growing[-1]] += spare
     for (chain, record), count in zip(men, counts, strict=True):
         if count:
-            _cost(_selection(holder, chain, record, count), 0)
+            _cost(_selection(parents[record[PARENT]], chain, record, count), 0)
 
 
 def roster_rosz(xml: bytes) -> bytes:

@@ -20,16 +20,27 @@ def ids() -> dict:
     return json.loads(IDS_FILE.read_text())
 
 
-@cache
-def unit_by_chain() -> dict[str, str]:
-    """Our unit key for each unit's entry-id chain."""
-    return {unit["chain"]: key for key, unit in ids().get("units", {}).items()}
+# Catalogues copied from one another keep the same ids: every lookup is within one catalogue (nation).
 
 
 @cache
-def army_by_chain() -> dict[str, str]:
-    """Our theatre list key for each theatre selector's entry-id chain."""
-    return {army["chain"]: key for key, army in ids().get("armies", {}).items()}
+def units_by_chain() -> dict[tuple[str, str], list[str]]:
+    """Our unit keys for each (nation, entry-id chain): several where the data lists an entry under two categories."""
+    found: dict[tuple[str, str], list[str]] = {}
+    for key, unit in ids().get("units", {}).items():
+        found.setdefault((unit["catalogue"], unit["chain"]), []).append(key)
+    return found
+
+
+@cache
+def army_by_chain() -> dict[tuple[str, str], str]:
+    """Our theatre list key for each (nation, theatre selector's entry-id chain)."""
+    return {(army["catalogue"], army["chain"]): key for key, army in ids().get("armies", {}).items()}
+
+
+@cache
+def nation_by_catalogue_id() -> dict[str, str]:
+    return {catalogue["id"]: nation for nation, catalogue in ids().get("catalogues", {}).items()}
 
 
 @cache
@@ -41,5 +52,5 @@ def organisation_by_id() -> dict[str, str]:
     return found
 
 
-def tree(root_chain: str) -> dict[str, list]:
-    return ids().get("roots", {}).get(root_chain, {})
+def tree(nation: str, root_chain: str) -> dict[str, list]:
+    return ids().get("roots", {}).get(nation, {}).get(root_chain, {})

@@ -176,8 +176,15 @@ def _force(force: Element, index: int, reading: Reading) -> dict:
             f"force {force.get('name') or index + 1} ({entry_id}): not a force entry of the Bolt Action data"
         )
     units: list[dict] = []
+    nation = roster_ids.nation_by_catalogue_id().get(force.get("catalogueId") or "")
+    if nation is None:
+        reading.problems.append(
+            f"force {force.get('name') or index + 1}: catalogue {force.get('catalogueName') or ''} "
+            f"({force.get('catalogueId')}) is not one of the Bolt Action catalogues converted"
+        )
+        return {"units": units}
     for selection in items(force, "selections", "selection"):
-        if not _top_selection(selection, units, reading):
+        if not _top_selection(nation, selection, units, reading):
             reading.problems.append(f"{named(selection)}: not an entry of the Bolt Action data a force may hold")
     name = (force.get("customName") or "").strip()
     document = {"units": units}
@@ -188,33 +195,44 @@ def _force(force: Element, index: int, reading: Reading) -> dict:
     return document
 
 
-def _top_selection(selection: Element, units: list[dict], reading: Reading) -> bool:
+def _top_selection(nation: str, selection: Element, units: list[dict], reading: Reading) -> bool:
     """Read a selection at the force's level (a unit, a theatre selector, or an entry wrapping units)."""
     chain = selection.get("entryId") or ""
-    unit_key = roster_ids.unit_by_chain().get(chain)
-    if unit_key is not None:
-        units.append(_unit(selection, unit_key, reading))
+    unit_keys = roster_ids.units_by_chain().get((nation, chain))
+    if unit_keys:
+        units.append(_unit(selection, _by_category(selection, unit_keys), reading))
         return True
-    army_key = roster_ids.army_by_chain().get(chain)
+    army_key = roster_ids.army_by_chain().get((nation, chain))
     if army_key is not None:
         reading.armies.add(army_key)
         return True
     children = items(selection, "selections", "selection")
-    if chain not in roster_ids.ids().get("roots", {}) or not children:
+    if chain not in roster_ids.ids().get("roots", {}).get(nation, {}) or not children:
         return False
     # A wrapper (the Theatre Selector, an officer entry holding his rank): every child must be read.
     for child in children:
-        if not _top_selection(child, units, reading):
+        if not _top_selection(nation, child, units, reading):
             reading.problems.append(
                 f"{named(child)}: not an entry the Bolt Action data offers under {named(selection)}"
             )
     return True
 
 
+def _by_category(selection: Element, keys: list[str]) -> str:
+    """Of the units one entry gives (listed under two categories), the one of the selection's primary category."""
+    categories = sorted(items(selection, "categories", "category"), key=lambda c: c.get("primary") != "true")
+    units = roster_ids.ids()["units"]
+    for category in categories:
+        for key in keys:
+            if (units[key].get("category") or [None])[0] == category.get("entryId"):
+                return key
+    return keys[0]
+
+
 def _unit(selection: Element, key: str, reading: Reading) -> dict:
     """One unit: its quality, men and options, each selection under it mapped or named as a problem."""
     info = roster_ids.ids()["units"][key]
-    tree = roster_ids.tree(info["root"])
+    tree = roster_ids.tree(info["catalogue"], info["root"])
     options_by_id: dict[str, list] = {}
     for option in info["options"]:
         options_by_id.setdefault(option[1], []).append(option)
@@ -255,6 +273,8 @@ def _content(
     number = number_of(selection)
     if record[NODE_ID] in options_by_id:
         found["options"][record[NODE_ID]] = found["options"].get(record[NODE_ID], 0) + number
+        if record[GROUP_KIND] == "men":  # a man of another kind (Soldier with LMG) is one of the squad's men
+            found["men"] += number
         return  # what an option holds (its weapon) is part of it
     if record[GROUP_KIND] == "quality":
         found["quality"] = record[NAME].strip().lower()
@@ -287,6 +307,9 @@ def load_battlescribe(raw: bytes):
     except ValueError as exc:  # pydantic's ValidationError: a value our format cannot hold
         raise RosterFileInvalid([Problem("", f"the roster cannot be read: {exc}")]) from None
     resolved = resolve(entry)
+    for row in resolved.units:  # a squad of its listed size is saved as "as listed", as the editor does
+        if row.size is not None and row.size == resolved.data.unit_types[row.unit_type_id].base_size:
+            row.size = None
     resolved.file_points = {"total": round(reading.file_total), "units": reading.file_units}
     return resolved
 
