@@ -128,8 +128,15 @@ def _walk(
         elif low >= 1 and (high is None or high > 1):
             kind = "men"
         prefix = "::".join([*links, node.element.get("id", "")])
+        # A compulsory one-of (an officer's weapon): its default is part of the unit, the others are options.
+        wanted = node.element.get("defaultSelectionEntryId")
+        entries = [c for c in children if not c.is_group]
+        default = next((c for c in entries if wanted in (c.id, c.element.get("id"))), entries[0] if entries else None)
         for child in children:
-            _walk(converter, catalogue, child, links, prefix, kind, parent, tree, depth + 1)
+            child_kind = kind
+            if not kind and low >= 1 and high == 1:
+                child_kind = "default" if child is default else "choice"
+            _walk(converter, catalogue, child, links, prefix, child_kind, parent, tree, depth + 1)
         return
     own = node.element.get("id", "")
     chain_links = [*links, node.link.get("id", "")] if node.link is not None else links

@@ -44,6 +44,14 @@ def _cost(parent: Element, points: float, tag: str = "costs", item: str = "cost"
     SubElement(SubElement(parent, tag), item, name="pts", typeId="points", value=f"{points:.1f}")
 
 
+def _contents(element: Element, tree: dict, chain: str, number: int, options: frozenset) -> None:
+    """What a selection holds without choice (a man's rifle, an option's weapon), as BattleScribe adds it;
+    not the unit's `options` (ids), which are written as chosen."""
+    for child, record in tree.items():
+        if record[PARENT] == chain and record[LEAST] >= 1 and not record[GROUP_KIND] and record[NODE_ID] not in options:
+            _chosen(element, tree, child, record[LEAST] * number, 0, options)
+
+
 def _selection(parent: Element, chain: str, record: list, number: int = 1, name: str | None = None) -> Element:
     selections = parent.find("selections")
     if selections is None:
@@ -56,6 +64,14 @@ def _selection(parent: Element, chain: str, record: list, number: int = 1, name:
     if record[GROUP]:
         element.set("entryGroupId", record[GROUP])
     element.set("type", record[TYPE] if record[TYPE] in ("unit", "model", "upgrade") else "upgrade")
+    return element
+
+
+def _chosen(parent: Element, tree: dict, chain: str, number: int, cost: float, options: frozenset) -> Element:
+    """A selection with what it holds without choice, and its own points."""
+    element = _selection(parent, chain, tree[chain], number)
+    _contents(element, tree, chain, number, options)
+    _cost(element, cost)
     return element
 
 
@@ -126,8 +142,22 @@ def _unit(force: Element, roster: RosterSnapshot, unit: UnitChoice, points: int)
         notes = Element("customNotes")
         notes.text = TRANSPORT_NOTE + roster.units[unit.transport].label
         element.insert(0, notes)
-    option_points = 0
-    holder = _quality(element, tree, info["chain"], unit)
+    options = frozenset(option[1] for option in info["options"])
+    _contents(element, tree, info["chain"], 1, options)
+    option_points = _choices(element, roster, unit, info, tree, options)
+    _cost(element, points - option_points)
+    if info.get("category"):
+        categories = SubElement(element, "categories")
+        category_id, category_name = info["category"]
+        SubElement(categories, "category", id=_id(), name=category_name, entryId=category_id, primary="true")
+
+
+def _choices(
+    element: Element, roster: RosterSnapshot, unit: UnitChoice, info: dict, tree: dict, options: frozenset
+) -> int:
+    """The unit's quality, men, options and the defaults of its compulsory choices; the options' points."""
+    holder = _quality(element, tree, info["chain"], unit, options)
+    parents = {element.get("entryId"): element, holder.get("entryId"): holder}
     option_ids = {o[0]: o[1] for o in info["options"]}
     chains = {}
     for option, count in unit.chosen_options:
@@ -136,12 +166,18 @@ def _unit(force: Element, roster: RosterSnapshot, unit: UnitChoice, points: int)
             chains[option.key] = chain
     # Men an option adds (a Soldier with LMG) are men of the squad's size too.
     _men(
-        element,
-        holder,
+        parents,
         tree,
         unit,
+        options,
         sum(unit.options[k] for k, chain in chains.items() if tree[chain][GROUP_KIND] == "men"),
     )
+    taken_groups = {tree[chain][GROUP] for chain in chains.values()}
+    for chain, record in tree.items():
+        is_default = record[GROUP_KIND] == "default" and record[NODE_ID] not in option_ids.values()
+        if is_default and record[PARENT] in parents and record[GROUP] not in taken_groups:
+            _chosen(parents[record[PARENT]], tree, chain, 1, 0, options)
+    option_points = 0
     for option, count in unit.chosen_options:
         chain = chains.get(option.key)
         if chain is None:
@@ -149,13 +185,9 @@ def _unit(force: Element, roster: RosterSnapshot, unit: UnitChoice, points: int)
         without = replace(unit, options={k: c for k, c in unit.options.items() if k != option.key})
         cost = base_points(roster, unit) - base_points(roster, without)
         option_points += cost
-        under = holder if tree[chain][PARENT] == holder.get("entryId") else element
-        _cost(_selection(under, chain, tree[chain], 1 if option.per == "model" else count), cost)
-    _cost(element, points - option_points)
-    if info.get("category"):
-        categories = SubElement(element, "categories")
-        category_id, category_name = info["category"]
-        SubElement(categories, "category", id=_id(), name=category_name, entryId=category_id, primary="true")
+        number = 1 if option.per == "model" else count
+        _chosen(parents.get(tree[chain][PARENT], element), tree, chain, number, cost, options)
+    return option_points
 
 
 def _option_chain(tree: dict, source_id: str, under: str | None) -> str | None:
@@ -164,26 +196,22 @@ def _option_chain(tree: dict, source_id: str, under: str | None) -> str | None:
     return next((chain for chain in found if tree[chain][PARENT] == under), found[0] if found else None)
 
 
-def _quality(element: Element, tree: dict, unit_chain: str, unit: UnitChoice) -> Element:
+def _quality(element: Element, tree: dict, unit_chain: str, unit: UnitChoice, options: frozenset) -> Element:
     """The quality's selection where the unit is priced by a group of qualities; else the unit itself."""
     for chain, record in tree.items():
         quality = record[NAME].strip().lower()
         if record[GROUP_KIND] == "quality" and record[PARENT] == unit_chain and quality == (unit.quality or ""):
-            selection = _selection(element, chain, record)
-            _cost(selection, 0)
-            return selection
+            return _chosen(element, tree, chain, 1, 0, options)
     return element
 
 
-def _men(unit_element: Element, holder: Element, tree: dict, unit: UnitChoice, option_men: int) -> None:
+def _men(parents: dict[str, Element], tree: dict, unit: UnitChoice, options: frozenset, option_men: int) -> None:
     """The men of a squad, by kind: the fixed ones (an NCO) first, the rest on the first kinds one may add.
 
     The men sit under the chosen quality or beside it, under the unit. Where our size runs past what the
     data's men allow (a few squads the pack lets grow larger), the last kind one may add takes the rest,
     so that the roster reads back the same.
     """
-    options = {option[1] for option in roster_ids.ids()["units"][unit.unit_type.key]["options"]}
-    parents = {holder.get("entryId"): holder, unit_element.get("entryId"): unit_element}
     men = [
         (c, r) for c, r in tree.items() if r[GROUP_KIND] == "men" and r[PARENT] in parents and r[NODE_ID] not in options
     ]
@@ -203,7 +231,7 @@ def _men(unit_element: Element, holder: Element, tree: dict, unit: UnitChoice, o
         counts[growing[-1]] += spare
     for (chain, record), count in zip(men, counts, strict=True):
         if count:
-            _cost(_selection(parents[record[PARENT]], chain, record, count), 0)
+            _chosen(parents[record[PARENT]], tree, chain, count, 0, options)
 
 
 def roster_rosz(xml: bytes) -> bytes:

@@ -283,7 +283,7 @@ def _content(
         first = record[NAME].strip().split(" ")[0].lower()
         if first in QUALITIES:
             found["men_quality"] = first
-    elif record[LEAST] < 1:
+    elif record[LEAST] < 1 and record[GROUP_KIND] != "default":
         reading.problems.append(
             f"{named(selection)}: an option of {unit_name} our Bolt Action data does not offer "
             "(left out when the data was converted; see the import report)"
