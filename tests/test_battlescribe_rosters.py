@@ -6,6 +6,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 from lxml import etree
 
 from lists.battlescribe import roster_ids
@@ -19,6 +20,7 @@ from tests.test_roster_files import EXAMPLES, validate
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "battlescribe"
 HAND_MADE = FIXTURES / "germany-normandy-two-platoons.ros"
+SOVIET = FIXTURES / "soviet-guards-two-platoons.ros"
 SCHEMA = etree.XMLSchema(etree.parse(str(FIXTURES / "Roster-2.03.xsd")))
 
 pytestmark = [pytest.mark.usefixtures("real_packs"), pytest.mark.django_db]
@@ -92,6 +94,57 @@ def test_a_hand_made_rosz_imports_the_same(tmp_path):
     code, out, _ = validate(written(tmp_path, zipped(HAND_MADE.read_bytes()), "list.rosz"), "--json")
     assert code == 0
     assert json.loads(out)["points"] == 362
+
+
+def test_a_hand_made_soviet_rosz_of_two_platoons_imports_at_the_hand_priced_points(tmp_path):
+    code, out, err = validate(
+        written(tmp_path, zipped(SOVIET.read_bytes(), "Guards hand-made.ros"), "g.rosz"), "--json"
+    )
+    verdict = json.loads(out)
+    assert code == 0, err
+    assert (verdict["valid"], verdict["points"], verdict["points_limit"]) == (True, 309, 500)
+    assert [(f["name"], f["points"]) for f in verdict["forces"]] == [("Platoon 1", 199), ("Second platoon", 110)]
+    snapshot = load_roster_file(SOVIET.read_bytes(), SOVIET.name).snapshot()
+    first, second = (u for u in snapshot.units if u.label.startswith("Guards"))
+    # Seven men and the Soldier with LMG the option adds; five men, every one with anti-tank grenades.
+    assert (first.size, first.options) == (7, {"captured-panzerfaust-from-1944": 1, "regular-soldier-with-lmg": 1})
+    assert snapshot.units[first.transport].label == "Lorry"
+    assert (second.size, second.options) == (None, {"anti-tank-grenades": 5})
+    assert_round_trip(snapshot)
+
+
+def new_recruit_style(text: str) -> str:
+    """The file as New Recruit writes it: its own attributes, the second force nested in the first, an
+    "(Illegal Units)" category, and BattleScribe 2.01's older name for a cost's type."""
+    end_of_first = text.index("    </force>\n") + len("    </force>\n")
+    second = text[end_of_first : text.index("  </forces>")]
+    text = (
+        text[: end_of_first - len("    </force>\n")]
+        + "      <forces>\n"
+        + second
+        + "      </forces>\n    </force>\n  </forces>\n</roster>\n"
+    )
+    text = text.replace("<roster ", '<roster generatedBy="https://newrecruit.eu" ', 1)
+    text = text.replace('type="upgrade">', 'type="upgrade" from="entry" group="Options">')
+    text = text.replace('typeId="points"', 'costTypeId="points"')
+    illegal = '<category id="i1" name="(Illegal Units)" entryId="illegal-units" primary="false"/>'
+    return text.replace('primary="true"/></categories>', 'primary="true"/>' + illegal + "</categories>", 1)
+
+
+@pytest.mark.parametrize("path", [HAND_MADE, SOVIET])
+def test_new_recruits_own_attributes_and_nested_forces_are_read(tmp_path, path):
+    plain = load_roster_file(path.read_bytes(), path.name)
+    styled = load_roster_file(new_recruit_style(path.read_text()).encode(), "nr.ros")
+    assert picture(styled.snapshot()) == picture(plain.snapshot())
+    assert styled.file_points == plain.file_points
+    assert len(styled.forces) == 2
+
+
+def test_render_cards_takes_a_ros(tmp_path):
+    out = io.StringIO()
+    call_command("render_cards", str(SOVIET), "-o", str(tmp_path / "cards.pdf"), stdout=out)
+    assert "5 unit(s)" in out.getvalue()  # two officers, two squads, the lorry
+    assert (tmp_path / "cards.pdf").read_bytes().startswith(b"%PDF")
 
 
 def test_a_file_total_unlike_ours_is_reported_with_the_units_that_differ(tmp_path):

@@ -63,9 +63,15 @@ def entry_ids(converter: Converter, files: dict[str, dict]) -> dict:
                     "root": found[0],
                     "chain": found[1],
                     "category": categories.get(unit["category"]),
-                    # key, id, priced per unit or per man, the qualities offering it (empty: all)
+                    # key, id, priced per unit or per man, the qualities offering it (empty: all), adds men
                     "options": [
-                        [o["key"], o.get("source_id", ""), o.get("per", "unit"), o.get("qualities", [])]
+                        [
+                            o["key"],
+                            o.get("source_id", ""),
+                            o.get("per", "unit"),
+                            o.get("qualities", []),
+                            bool(o.get("adds_models")),
+                        ]
                         for o in unit.get("options", [])
                     ],
                 }

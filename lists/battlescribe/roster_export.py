@@ -164,14 +164,11 @@ def _choices(
         chain = _option_chain(tree, option_ids.get(option.key, ""), holder.get("entryId"))
         if chain is not None and count:
             chains[option.key] = chain
-    # Men an option adds (a Soldier with LMG) are men of the squad's size too.
-    _men(
-        parents,
-        tree,
-        unit,
-        options,
-        sum(unit.options[k] for k, chain in chains.items() if tree[chain][GROUP_KIND] == "men"),
-    )
+    # A man's swap taken as an option (a sniper's SMG for his pistol) is one of the men of the size;
+    # a man an option adds (a Soldier with LMG) comes on top of it.
+    swaps = {o[0] for o in info["options"] if not o[4]}
+    swapped = sum(unit.options[k] for k, c in chains.items() if tree[c][GROUP_KIND] == "men" and k in swaps)
+    _men(parents, tree, unit, options, swapped)
     taken_groups = {tree[chain][GROUP] for chain in chains.values()}
     for chain, record in tree.items():
         is_default = record[GROUP_KIND] == "default" and record[NODE_ID] not in option_ids.values()

@@ -273,8 +273,8 @@ def _content(
     number = number_of(selection)
     if record[NODE_ID] in options_by_id:
         found["options"][record[NODE_ID]] = found["options"].get(record[NODE_ID], 0) + number
-        if record[GROUP_KIND] == "men":  # a man of another kind (Soldier with LMG) is one of the squad's men
-            found["men"] += number
+        if record[GROUP_KIND] == "men" and not any(o[4] for o in options_by_id[record[NODE_ID]]):
+            found["men"] += number  # a man's swap (SMG for his pistol) is one of the men; a man an option adds is not
         return  # what an option holds (its weapon) is part of it
     if record[GROUP_KIND] == "quality":
         found["quality"] = record[NAME].strip().lower()
