@@ -6,6 +6,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from lxml import etree
 
@@ -233,6 +234,20 @@ def test_the_web_import_reads_a_ros_and_the_share_page_offers_it_back(client):
     assert ros.status_code == 200 and SCHEMA.validate(etree.fromstring(ros.content))
     rosz = client.get(f"/r/{roster.share_id}/roster.rosz")
     assert load_roster_file(rosz.content, "x.rosz").snapshot().name == "Normandy hand-made"
+
+
+def test_the_web_import_notes_a_file_total_unlike_ours(client):
+    text = HAND_MADE.read_text().replace('value="89.0"', 'value="99.0"')
+    upload = SimpleUploadedFile("list.ros", text.encode(), content_type="application/xml")
+    response = client.post("/rosters/import/", {"file": upload})
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "The file's own total is 372 points; this roster costs 362" in page
+    assert "<td>Hanomag</td><td>99</td><td>89</td>" in page
+    roster = Roster.objects.get()
+    assert client.get(response.context["edit_url"]).status_code == 200
+    assert "my_rosters" in response.cookies  # the edit link is remembered, as after any import
+    assert roster.name == "Normandy hand-made"
 
 
 def test_a_roster_without_battlescribe_ids_gets_no_link(client):
