@@ -215,6 +215,22 @@ def test_xml_entities_are_refused(tmp_path):
     assert code == 2 and "refused for safety" in err
 
 
+def test_deep_nesting_and_numbers_out_of_range_are_refused_cleanly(tmp_path):
+    deep = "<selections><selection>" * 60 + "</selection></selections>" * 60
+    text = f'<roster gameSystemId="d373-d979-116c-5487"><forces><force>{deep}</force></forces></roster>'
+    code, _, err = validate(written(tmp_path, text.encode(), "deep.ros"))
+    assert code == 2 and "nested more than 40 levels" in err
+    wild = (
+        HAND_MADE.read_text()
+        .replace('value="1000.0"', 'value="' + "9" * 400 + '"')
+        .replace('value="89.0"', 'value="inf"')
+        .replace('number="7"', 'number="1e400"')
+    )
+    code, out, err = validate(written(tmp_path, wild.encode(), "wild.ros"), "--json")
+    # The limit is not read, the Hanomag's cost is not a number, and 1e400 men are too many: reported, no crash.
+    assert code == 2 and "size" in err and "Traceback" not in err
+
+
 def test_the_web_import_refuses_with_400_and_saves_nothing(client):
     with (FIXTURES / "newrecruit-export-example.ros").open("rb") as upload:
         response = client.post("/rosters/import/", {"file": upload})

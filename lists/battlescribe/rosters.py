@@ -13,6 +13,7 @@ kept to be compared with ours. See docs/roster-format.md.
 from __future__ import annotations
 
 import io
+import math
 import zipfile
 import zlib
 from dataclasses import dataclass, field
@@ -25,6 +26,8 @@ from lists.battlescribe import roster_ids
 from lists.battlescribe.roster_ids import GROUP_KIND, LEAST, NAME, NODE_ID
 
 MAX_XML_BYTES = 512 * 1024  # after decompression, as for every roster file
+MAX_DEPTH = 40  # elements nested deeper than any roster needs are refused (reading them recurses)
+MAX_NUMBER = 1000  # a selection's number above any a roster holds is read as this (and refused with its field)
 QUALITIES = ("inexperienced", "regular", "veteran")
 TRANSPORT_NOTE = "Transport: "  # our note on a unit riding another (BattleScribe has no such link)
 
@@ -75,9 +78,14 @@ def parse_xml(raw: bytes) -> Element:
         raise BattleScribeRefused([f"the XML uses a feature refused for safety ({type(exc).__name__})"]) from None
     except (SafeET.ParseError, ValueError) as exc:
         raise BattleScribeRefused([f"not valid XML: {exc}"]) from None
-    for element in root.iter():
+    pending = [(root, 1)]
+    while pending:  # without recursion: the depth is what is being checked
+        element, depth = pending.pop()
+        if depth > MAX_DEPTH:
+            raise BattleScribeRefused([f"the XML is nested more than {MAX_DEPTH} levels deep"])
         if isinstance(element.tag, str):
             element.tag = element.tag.rsplit("}", 1)[-1]
+        pending.extend((child, depth + 1) for child in element)
     if root.tag != "roster":
         raise BattleScribeRefused([f"not a BattleScribe roster: the file's root is <{root.tag}>, not <roster>"])
     return root
@@ -93,9 +101,10 @@ def own_points(selection: Element) -> float:
     for cost in items(selection, "costs", "cost"):
         if "points" in (cost.get("typeId"), cost.get("costTypeId")) or (cost.get("name") or "").strip() == "pts":
             try:
-                total += float(cost.get("value") or 0)
+                value = float(cost.get("value") or 0)
             except ValueError:
                 continue
+            total += value if math.isfinite(value) and abs(value) < 1e9 else 0
     return total
 
 
@@ -105,9 +114,9 @@ def subtree_points(selection: Element) -> float:
 
 def number_of(selection: Element) -> int:
     try:
-        return max(0, int(float(selection.get("number") or 1)))
-    except ValueError:
-        return 1
+        return min(MAX_NUMBER, max(0, int(float(selection.get("number") or 1))))
+    except (ValueError, OverflowError):
+        return MAX_NUMBER  # unreadable: as many as a roster never holds, so the count is refused with its field
 
 
 def named(selection: Element) -> str:
@@ -142,9 +151,8 @@ def read_roster(raw: bytes) -> Reading:
     )
     for limit in items(root, "costLimits", "costLimit"):
         if "points" in (limit.get("typeId"), limit.get("costTypeId")):
-            value = (
-                int(float(limit.get("value") or 0)) if (limit.get("value") or "0").replace(".", "", 1).isdigit() else 0
-            )
+            text = (limit.get("value") or "0").strip()
+            value = int(float(text)) if len(text) <= 12 and text.replace(".", "", 1).isdigit() else 0
             if value > 0:
                 reading.document["points_limit"] = value
     forces = []
@@ -200,6 +208,10 @@ def _top_selection(nation: str, selection: Element, units: list[dict], reading: 
     chain = selection.get("entryId") or ""
     unit_keys = roster_ids.units_by_chain().get((nation, chain))
     if unit_keys:
+        if number_of(selection) != 1:
+            reading.problems.append(
+                f"{named(selection)}: {selection.get('number')} units in one selection; give each its own"
+            )
         units.append(_unit(selection, _by_category(selection, unit_keys), reading))
         return True
     army_key = roster_ids.army_by_chain().get((nation, chain))
