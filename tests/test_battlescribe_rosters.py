@@ -153,10 +153,13 @@ def test_a_file_total_unlike_ours_is_reported_with_the_units_that_differ(tmp_pat
     code, out, _ = validate(written(tmp_path, text.encode(), "list.ros"), "--json")
     verdict = json.loads(out)
     assert code == 0 and verdict["points"] == 362
-    assert verdict["file_points"] == {
-        "total": 372,
-        "units": [{"unit": "Hanomag", "file_points": 99, "points": 89}],
-    }
+    assert verdict["file_points"] == 372
+    units = [unit for force in verdict["forces"] for unit in force["units"]]
+    assert [(u["label"], u["points"], u.get("file_points")) for u in units if "file_points" in u] == [
+        ("Hanomag", 89, 99)
+    ]
+    code, out, _ = validate(written(tmp_path, text.encode(), "list.ros"))
+    assert "The file's own total is 372 points" in out and "Hanomag: 99 in the file, 89 here" in out
 
 
 def test_an_unmapped_selection_refuses_the_file_naming_it(tmp_path):

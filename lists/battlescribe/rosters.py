@@ -336,3 +336,25 @@ def file_points_report(file_points: dict, roster, unit_points: list[int], points
         if unit.label in file_points["units"] and round(file_points["units"][unit.label]) != unit_points[unit.index]
     ]
     return {"total": file_points["total"], "units": differ}
+
+
+def with_file_points(document: dict, report: dict | None) -> dict:
+    """validate_roster's JSON with the file's own total (`file_points`) and, on each unit whose own points in
+    the file differ from ours, its `file_points`; unchanged where the totals agree."""
+    if report is None:
+        return document
+    differing = {unit["unit"]: unit["file_points"] for unit in report["units"]}
+    for force in document["forces"]:
+        for unit in force["units"]:
+            if unit["label"] in differing:
+                unit["file_points"] = differing[unit["label"]]
+    return document | {"file_points": report["total"]}
+
+
+def file_points_lines(report: dict | None) -> list[str]:
+    """The same for validate_roster's text."""
+    if report is None:
+        return []
+    lines = [f"The file's own total is {report['total']} points; the points above are ours, recomputed."]
+    lines += [f"  {u['unit']}: {u['file_points']} in the file, {u['points']} here" for u in report["units"]]
+    return lines

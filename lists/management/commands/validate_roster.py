@@ -10,7 +10,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from lists.battlescribe.rosters import file_points_report
+from lists.battlescribe.rosters import file_points_lines, file_points_report, with_file_points
 from lists.roster_files import RosterFileInvalid, load_roster_file
 from lists.verdict import judge
 
@@ -59,11 +59,11 @@ class Command(BaseCommand):
             sys.exit(2)
         if as_json:
             document = {**verdict.to_dict(), "forces": force_summary(roster, verdict)}
-            self.stdout.write(json.dumps(document | ({"file_points": differs} if differs else {}), indent=2))
+            self.stdout.write(json.dumps(with_file_points(document, differs), indent=2))
         else:
             self._print_text(roster, verdict)
-            if differs:
-                self.stdout.write(f"The file's own total is {differs['total']} points; ours are recomputed.")
+            for line in file_points_lines(differs):
+                self.stdout.write(line)
         sys.exit(0 if verdict.valid else 1)
 
     def _print_text(self, roster, verdict) -> None:
