@@ -67,17 +67,20 @@ def assert_round_trip(snapshot) -> None:
 # --- hand-made files ----------------------------------------------------------
 
 
-def test_a_hand_made_ros_imports_at_the_hand_priced_points():
+def test_a_hand_made_ros_imports_at_the_hand_priced_points_and_verdict():
     code, out, err = validate(HAND_MADE, "--json")
     verdict = json.loads(out)
-    assert code == 0, err
-    assert verdict["valid"] is True
+    assert code == 1, err  # read, and not legal: each platoon has one infantry squad of the two it needs
     assert verdict["points"] == 362  # priced by hand in the file's comment
     assert [f["points"] for f in verdict["forces"]] == [259, 103]
     assert [u["label"] for u in verdict["forces"][0]["units"]] == [
         "Leutnant (Second Lieutenant)",
         "1. Gruppe",
         "Hanomag",
+    ]
+    assert [(f["code"], f["message"].split(";")[0]) for f in verdict["findings"]] == [
+        ("org.missing", "Platoon 1 (Reinforced Platoon) needs at least 2 Infantry squads"),
+        ("org.missing", "Platoon 2 (Reinforced Platoon) needs at least 2 Infantry squads"),
     ]
     assert "file_points" not in verdict  # the file's own costs agree with ours
 
@@ -93,7 +96,7 @@ def test_the_hand_made_roster_keeps_its_men_options_and_transport():
 
 def test_a_hand_made_rosz_imports_the_same(tmp_path):
     code, out, _ = validate(written(tmp_path, zipped(HAND_MADE.read_bytes()), "list.rosz"), "--json")
-    assert code == 0
+    assert code == 1
     assert json.loads(out)["points"] == 362
 
 
@@ -103,10 +106,11 @@ def test_a_hand_made_soviet_rosz_of_two_platoons_imports_at_the_hand_priced_poin
     )
     verdict = json.loads(out)
     assert code == 0, err
-    assert (verdict["valid"], verdict["points"], verdict["points_limit"]) == (True, 309, 500)
-    assert [(f["name"], f["points"]) for f in verdict["forces"]] == [("Platoon 1", 199), ("Second platoon", 110)]
+    assert (verdict["valid"], verdict["points"], verdict["points_limit"]) == (True, 409, 500)
+    assert verdict["findings"] == []
+    assert [(f["name"], f["points"]) for f in verdict["forces"]] == [("Platoon 1", 249), ("Second platoon", 160)]
     snapshot = load_roster_file(SOVIET.read_bytes(), SOVIET.name).snapshot()
-    first, second = (u for u in snapshot.units if u.label.startswith("Guards"))
+    first, _, second, _ = (u for u in snapshot.units if u.label.startswith("Guards"))
     # Seven men and the Soldier with LMG the option adds; five men, every one with anti-tank grenades.
     assert (first.size, first.options) == (7, {"captured-panzerfaust-from-1944": 1, "regular-soldier-with-lmg": 1})
     assert snapshot.units[first.transport].label == "Lorry"
@@ -144,7 +148,7 @@ def test_new_recruits_own_attributes_and_nested_forces_are_read(tmp_path, path):
 def test_render_cards_takes_a_ros(tmp_path):
     out = io.StringIO()
     call_command("render_cards", str(SOVIET), "-o", str(tmp_path / "cards.pdf"), stdout=out)
-    assert "5 unit(s)" in out.getvalue()  # two officers, two squads, the lorry
+    assert "7 unit(s)" in out.getvalue()  # two officers, four squads, the lorry
     assert (tmp_path / "cards.pdf").read_bytes().startswith(b"%PDF")
 
 
@@ -152,7 +156,7 @@ def test_a_file_total_unlike_ours_is_reported_with_the_units_that_differ(tmp_pat
     text = HAND_MADE.read_text().replace('value="89.0"', 'value="99.0"')
     code, out, _ = validate(written(tmp_path, text.encode(), "list.ros"), "--json")
     verdict = json.loads(out)
-    assert code == 0 and verdict["points"] == 362
+    assert code == 1 and verdict["points"] == 362
     assert verdict["file_points"] == 372
     units = [unit for force in verdict["forces"] for unit in force["units"]]
     assert [(u["label"], u["points"], u.get("file_points")) for u in units if "file_points" in u] == [
