@@ -15,6 +15,7 @@ from lists.battlescribe.roster_export import export, exportable, roster_rosz
 from lists.loading import game_data
 from lists.models import GameSystem, Roster
 from lists.roster_files import RosterFile, load_roster_file, resolve
+from lists.snapshot import UnitChoice
 from lists.validation import open_options, open_qualities, unit_refusals
 from lists.verdict import judge
 from tests.test_roster_files import EXAMPLES, validate
@@ -43,10 +44,7 @@ def zipped(xml: bytes, name: str = "roster.ros") -> bytes:
 def picture(snapshot) -> list:
     """What a player sees of a roster: its forces, and each unit's choices."""
     forces = [(f.name, f.organisation.key if f.organisation else None) for f in snapshot.forces]
-    units = [
-        (u.unit_type.key, u.label, u.quality, u.size or u.unit_type.base_size, u.options, u.transport, u.force)
-        for u in snapshot.units
-    ]
+    units = [(u.unit_type.key, u.label, u.quality, u.own_size, u.options, u.transport, u.force) for u in snapshot.units]
     return [snapshot.army_key, snapshot.name, snapshot.points_limit, forces, units]
 
 
@@ -311,13 +309,16 @@ def every_unit_roster(nation: str) -> dict:
             if option.group and option.group in groups:
                 continue
             groups.add(option.group)
-            options[option.key] = (size or unit_type.base_size) if option.per == "model" else 1
+            options[option.key] = 1
         while True:  # drop what cannot be saved together (a limit, a choice excluding another)
             refused = unit_refusals(data.system, army.key, unit_type, quality=quality, size=size, options=options)
             dropped = {r.field.removeprefix("options.") for r in refused if r.field.startswith("options.")}
             if not dropped & set(options):
                 break
             options = {k: c for k, c in options.items() if k not in dropped}
+        # An option priced per man is paid by every man of the unit, those other options add included.
+        fielded = UnitChoice(index=0, label="", unit_type=unit_type, quality=quality, size=size, options=options)
+        options = {k: fielded.men if unit_type.options[k].per == "model" else c for k, c in options.items()}
         entry = {
             "unit": unit_type.key,
             "size": size,

@@ -214,7 +214,7 @@ def _men(parents: dict[str, Element], tree: dict, unit: UnitChoice, options: fro
     ]
     if not men:
         return
-    size = unit.size if unit.size is not None else unit.unit_type.base_size
+    size = unit.own_size
     counts = [record[LEAST] for _, record in men]
     spare = size - option_men - sum(counts)
     growing = [index for index, (_, record) in enumerate(men) if record[MOST] is None or record[MOST] > record[LEAST]]

@@ -16,7 +16,7 @@ import io
 import math
 import zipfile
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from xml.etree.ElementTree import Element
 
 import defusedxml.ElementTree as SafeET
@@ -248,7 +248,7 @@ def _unit(selection: Element, key: str, reading: Reading) -> dict:
     options_by_id: dict[str, list] = {}
     for option in info["options"]:
         options_by_id.setdefault(option[1], []).append(option)
-    found = {"quality": None, "men": 0, "men_quality": None, "options": {}}
+    found = {"quality": None, "men": 0, "all_men": 0, "men_quality": None, "options": {}}
     unit_name = selection.get("name") or key
     for child in items(selection, "selections", "selection"):
         _content(child, tree, options_by_id, found, unit_name, reading)
@@ -263,7 +263,7 @@ def _unit(selection: Element, key: str, reading: Reading) -> dict:
         choices = options_by_id[option_id]
         option = next((o for o in choices if not o[3] or quality in o[3]), choices[0])
         if option[2] == "model":
-            count = entry.get("size", count)  # BattleScribe takes a per-man option once; every man pays
+            count = found["all_men"] or count  # BattleScribe takes a per-man option once; every man pays
         options.append({"option": option[0], "count": count})
     if options:
         entry["options"] = options
@@ -285,6 +285,7 @@ def _content(
     number = number_of(selection)
     if record[NODE_ID] in options_by_id:
         found["options"][record[NODE_ID]] = found["options"].get(record[NODE_ID], 0) + number
+        found["all_men"] += number if record[GROUP_KIND] == "men" else 0
         if record[GROUP_KIND] == "men" and not any(o[4] for o in options_by_id[record[NODE_ID]]):
             found["men"] += number  # a man's swap (SMG for his pistol) is one of the men; a man an option adds is not
         return  # what an option holds (its weapon) is part of it
@@ -292,6 +293,7 @@ def _content(
         found["quality"] = record[NAME].strip().lower()
     elif record[GROUP_KIND] == "men":
         found["men"] += number
+        found["all_men"] += number
         first = record[NAME].strip().split(" ")[0].lower()
         if first in QUALITIES:
             found["men_quality"] = first
@@ -319,8 +321,9 @@ def load_battlescribe(raw: bytes):
     except ValueError as exc:  # pydantic's ValidationError: a value our format cannot hold
         raise RosterFileInvalid([Problem("", f"the roster cannot be read: {exc}")]) from None
     resolved = resolve(entry)
-    for row in resolved.units:  # a squad of its listed size is saved as "as listed", as the editor does
-        if row.size is not None and row.size == resolved.data.unit_types[row.unit_type_id].base_size:
+    # A squad of the men "as listed" gives is saved as listed, as the editor does.
+    for row, unit in zip(resolved.units, resolved.snapshot().units, strict=True):
+        if row.size is not None and replace(unit, size=None).own_size == row.size:
             row.size = None
     resolved.file_points = {"total": round(reading.file_total), "units": reading.file_units}
     return resolved
