@@ -18,6 +18,7 @@ from django.db import transaction
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
 
 from lists import models
+from lists.battlescribe.rosters import is_battlescribe, load_battlescribe
 from lists.loading import ForceRow, GameData, HouseRuleRow, UnitRow, game_data, priced_house_rules
 from lists.snapshot import RosterSnapshot, UnitChoice
 from lists.validation import (
@@ -358,6 +359,7 @@ class ResolvedRoster:
     forces: list[ForceRow] = field(default_factory=list)
     house_rules: list[HouseRuleRow] = field(default_factory=list)
     units: list[UnitRow] = field(default_factory=list)
+    file_points: dict | None = None  # a BattleScribe file's own points (total, by label), never used as ours
 
     def snapshot(self) -> RosterSnapshot:
         return self.data.snapshot(
@@ -585,6 +587,8 @@ def _problems(refusals: list[Refusal]) -> list[Problem]:
 
 def load_roster_file(raw: bytes, filename: str = "") -> ResolvedRoster:
     """Parse, check and resolve a roster file; RosterFileInvalid lists every problem with its line."""
+    if is_battlescribe(raw, filename):  # .ros/.rosz: BattleScribe and New Recruit (lists/battlescribe/rosters.py)
+        return load_battlescribe(raw)
     entry, node = _read(raw, filename)
     try:
         return resolve(entry)

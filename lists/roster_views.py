@@ -33,6 +33,7 @@ from django_ratelimit.core import is_ratelimited
 from django_ratelimit.decorators import ratelimit
 
 from lists import models, tasks
+from lists.battlescribe.import_note import imported
 from lists.cards import Layout, house_rule_rows, pdf_key, roster_text, unit_blocks
 from lists.fingerprint import fingerprint, issue, normalise
 from lists.forms import ForceForm, SettingsForm, StartForm, UnitForm, is_single_option
@@ -150,7 +151,7 @@ def import_roster(request: HttpRequest) -> HttpResponse:
         return home_page(request, import_problems=problems, import_text=text, status=400)
     secret = new_edit_secret()
     roster = save_new_roster(resolved, new_share_id(), hash_secret(secret))
-    return _remember_and_open(request, roster, secret)
+    return imported(request, _remember_and_open(request, roster, secret), resolved)
 
 
 def _remember_and_open(request: HttpRequest, roster: models.Roster, secret: str) -> HttpResponse:

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from lists import api, event_views, roster_views, views
+from lists.battlescribe_views import export_battlescribe
 
 app_name = "lists"
 
@@ -25,6 +26,8 @@ urlpatterns = [
     path("r/<str:share_id>/", roster_views.share_roster, name="share"),
     path("r/<str:share_id>/roster.yaml", roster_views.export, {"fmt": "yaml"}, name="export-yaml"),
     path("r/<str:share_id>/roster.json", roster_views.export, {"fmt": "json"}, name="export-json"),
+    path("r/<str:share_id>/roster.ros", export_battlescribe, {"zipped": False}, name="export-ros"),
+    path("r/<str:share_id>/roster.rosz", export_battlescribe, {"zipped": True}, name="export-rosz"),
     path("r/<str:share_id>/copy/", roster_views.copy_roster, name="copy"),
     path("r/<str:share_id>/cards.pdf", roster_views.cards, name="cards"),
     path("r/<str:share_id>/list.pdf", roster_views.army_list, name="list"),

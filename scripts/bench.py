@@ -411,6 +411,18 @@ def bench_battlescribe_armies() -> None:
         f"{median_ms(lambda: judge(snapshot)):.3f} ms",
         "(target 5 ms median)",
     )
+    from lists.battlescribe import roster_export, roster_ids
+
+    roster_ids.ids.cache_clear()
+    start = time.perf_counter()
+    roster_ids.ids()
+    line("BattleScribe ids of the armies, cold (once per process)", f"{(time.perf_counter() - start) * 1000:.0f} ms")
+    ros = roster_export.export(snapshot)
+    line("Normandy roster written as roster.ros, median", f"{median_ms(lambda: roster_export.export(snapshot)):.2f} ms")
+    line(
+        "Normandy roster.ros read and checked, median",
+        f"{median_ms(lambda: judge(load_roster_file(ros, 'r.ros').snapshot()), runs=50):.1f} ms",
+    )
     client = Client()
     get = partial(checked_get, client)
 

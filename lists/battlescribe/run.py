@@ -8,6 +8,7 @@ from pathlib import Path
 import yaml
 
 from lists.battlescribe.convert import Converter, PackWriter, Report
+from lists.battlescribe.entry_ids import FILE_NAME, entry_ids
 from lists.battlescribe.organisation_facts import apply_facts
 from lists.battlescribe.overrides import Applied, apply_overrides, load_overrides
 from lists.battlescribe.reader import read_library
@@ -74,6 +75,8 @@ def import_data(
     for name, content in files.items():
         # JSON-style YAML: still YAML, and the loader reads it with the JSON parser, many times faster.
         (out_dir / name).write_text(header + json.dumps(content, indent=1, ensure_ascii=False) + "\n")
+    # The ids a BattleScribe roster file names (lists/battlescribe/rosters.py); compact, as it is large.
+    (out_dir / FILE_NAME).write_text(json.dumps(entry_ids(converter, files), separators=(",", ":")) + "\n")
     text = report_text(converter.report, applied, facts)
     (out_dir / REPORT_NAME).write_text(text)
     return converter.report, text

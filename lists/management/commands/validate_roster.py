@@ -10,6 +10,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
+from lists.battlescribe.rosters import file_points_lines, file_points_report, with_file_points
 from lists.roster_files import RosterFileInvalid, load_roster_file
 from lists.verdict import judge
 
@@ -45,8 +46,10 @@ class Command(BaseCommand):
             self.stderr.write(f"{path}: cannot read the file: {exc.strerror}")
             sys.exit(2)
         try:
-            roster = load_roster_file(raw, path.name).snapshot()
+            resolved = load_roster_file(raw, path.name)
+            roster = resolved.snapshot()
             verdict = judge(roster)
+            differs = file_points_report(resolved.file_points, roster, verdict.unit_points, verdict.points)
         except RosterFileInvalid as invalid:
             for problem in invalid.problems:
                 self.stderr.write(f"{path}: {problem}")
@@ -55,9 +58,12 @@ class Command(BaseCommand):
             self.stderr.write(f"{path}: the file could not be checked ({type(exc).__name__}); please report this")
             sys.exit(2)
         if as_json:
-            self.stdout.write(json.dumps({**verdict.to_dict(), "forces": force_summary(roster, verdict)}, indent=2))
+            document = {**verdict.to_dict(), "forces": force_summary(roster, verdict)}
+            self.stdout.write(json.dumps(with_file_points(document, differs), indent=2))
         else:
             self._print_text(roster, verdict)
+            for line in file_points_lines(differs):
+                self.stdout.write(line)
         sys.exit(0 if verdict.valid else 1)
 
     def _print_text(self, roster, verdict) -> None:

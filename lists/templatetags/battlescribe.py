@@ -1,0 +1,13 @@
+"""Whether a roster's army has BattleScribe ids, for the share page's roster.ros/.rosz links."""
+
+from django import template
+
+from lists.battlescribe import roster_ids
+
+register = template.Library()
+
+
+@register.filter
+def has_battlescribe_ids(roster) -> bool:
+    """A Bolt Action theatre list converted from the BattleScribe data (its units and forces then have ids too)."""
+    return roster.system.key == roster_ids.GAME_KEY and roster.army.key in roster_ids.ids().get("armies", {})
