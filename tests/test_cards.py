@@ -310,7 +310,7 @@ def test_user_text_is_escaped_and_the_renderer_fetches_nothing(monkeypatch):
         fetcher.fetch = fetch
         return fetcher
 
-    monkeypatch.setattr(cards, "_make_fetcher", spy)
+    monkeypatch.setattr(cards.renderer, "_make_fetcher", spy)
     text = BA_MORTAR.replace(
         "name: Mortar test",
         "name: '<img src=\"file:///etc/passwd\"> <style>@import url(http://example.com/x.css)</style>'",
@@ -349,7 +349,7 @@ def count_laid_out(monkeypatch, bodies: list[int] | None = None) -> list[int]:
             bodies.append(len({page for page in first.bodies if page is not None}))
         return first
 
-    monkeypatch.setattr(cards, "_first_pass", spy)
+    monkeypatch.setattr(cards.pdfs, "_first_pass", spy)
     return counts
 
 
