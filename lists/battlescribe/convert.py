@@ -19,6 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
+from lists.battlescribe.mounts import describe_vehicle
 from lists.battlescribe.reader import DataFile, Library
 from lists.battlescribe.summaries import RuleSummary
 
@@ -984,6 +985,7 @@ class UnitBuilder:
             unit["options"] = options
         if part.rules:
             unit["rules"] = part.rules
+        describe_vehicle(unit, self, body)  # movement and weapon mounts (lists/battlescribe/mounts.py)
         unit["source"] = {"document": "bsdata", "section": self.catalogue.name, "entry": name_node.name}
         unit["source_id"] = name_node.id
         return unit
