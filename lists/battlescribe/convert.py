@@ -19,6 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
+from lists.battlescribe.carriers import name_carriers
 from lists.battlescribe.mounts import describe_vehicle
 from lists.battlescribe.reader import DataFile, Library
 from lists.battlescribe.summaries import RuleSummary
@@ -986,6 +987,7 @@ class UnitBuilder:
         if part.rules:
             unit["rules"] = part.rules
         describe_vehicle(unit, self, body)  # movement and weapon mounts (lists/battlescribe/mounts.py)
+        name_carriers(unit)  # the man an option arms, where its name says (lists/battlescribe/carriers.py)
         unit["source"] = {"document": "bsdata", "section": self.catalogue.name, "entry": name_node.name}
         unit["source_id"] = name_node.id
         return unit

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import replace
 
 from lists.cards.layout import Block, Layout
+from lists.cards.squads import armed_figures, carried_summary, is_squad, men_by_kind
+from lists.cards.vehicles import is_mounted, mounted_rows, move_text
 from lists.loading import GameData
-from lists.snapshot import ModelLine, RosterSnapshot, RuleInfo, UnitChoice
+from lists.snapshot import ModelLine, RosterSnapshot, RuleInfo, SystemInfo, UnitChoice, WeaponInfo
 
 # Characters of a rule's name and reminder that fit one line of a card.
 REMINDER_CHARS = {"poker": 62, "a6": 105}
@@ -53,10 +56,26 @@ def unit_rules(roster: RosterSnapshot, data: GameData, unit: UnitChoice) -> list
 
 
 def roster_rules(roster: RosterSnapshot, data: GameData) -> list[RuleInfo]:
-    """Every rule on the roster's cards and every house rule bought, alphabetical: the rules reference."""
-    found = {rule.key: rule for unit in roster.units for rule in unit_rules(roster, data, unit)}
+    """Every rule on the roster's cards and every house rule bought, alphabetical: the rules reference.
+
+    A rule of the same source document as the first unit it is printed for cites that unit's own section
+    (a BattleScribe rule shared by every catalogue cites the unit's catalogue, not the first one it was read from).
+    """
+    found: dict[str, RuleInfo] = {}
+    for unit in roster.units:
+        for rule in unit_rules(roster, data, unit):
+            found.setdefault(rule.key, _cited_for(rule, unit))
     found.update({bought.rule.key: bought.rule for bought in roster.house_rules})
     return sorted(found.values(), key=lambda rule: rule.name.casefold())
+
+
+def _cited_for(rule: RuleInfo, unit: UnitChoice) -> RuleInfo:
+    """The rule citing the unit's own section of the document both come from, where it names another."""
+    own = unit.unit_type.source
+    section = own.get("section", "")
+    if not (rule.document and rule.section and section) or own.get("document") != rule.document:
+        return rule
+    return replace(rule, source=rule.source.replace(rule.section, section), section=section)
 
 
 def _gear(line: ModelLine) -> str:
@@ -67,12 +86,9 @@ def _gear(line: ModelLine) -> str:
     return ", ".join(f"{n}× {name}" if n > 1 else name for name, n in counts.items())
 
 
-def unit_blocks(roster: RosterSnapshot, data: GameData, unit: UnitChoice, layout: Layout) -> list[Block]:
-    """The card's content in reading order: stats, options, models, weapon profiles, then its rules by name."""
-    system = roster.system
-    unit_type = unit.unit_type
-    blocks: list[Block] = []
-
+def _stats_rows(roster: RosterSnapshot, data: GameData, unit: UnitChoice) -> list[tuple[str, str]]:
+    """Quality, armour, damage value, constitution, move, capacity, rank and hero points, where the unit has them."""
+    system, unit_type = roster.system, unit.unit_type
     stats = []
     quality = system.qualities.get(unit.quality) if unit.quality else None
     if quality:
@@ -92,11 +108,9 @@ def unit_blocks(roster: RosterSnapshot, data: GameData, unit: UnitChoice, layout
         stats.append(("Damage value", damage))
     if unit_type.constitution is not None:
         stats.append(("Constitution", str(unit_type.constitution)))
-    movement = data.references.get("movement", {}).get(unit_type.kind)
-    if unit_type.speed:
-        stats.append(("Move", unit_type.speed))
-    elif movement:
-        stats.append(("Move", ", ".join(f"{k} {v}" for k, v in movement["values"].items())))
+    move = move_text(unit_type, data)
+    if move:
+        stats.append(("Move", move))
     if unit_type.transport_capacity is not None:
         stats.append(("Carries", str(unit_type.transport_capacity)))
     rank = system.ranks.get(unit.rank) if unit.rank else None
@@ -104,41 +118,74 @@ def unit_blocks(roster: RosterSnapshot, data: GameData, unit: UnitChoice, layout
         stats.append(("Rank", rank.name))
     if unit.hero_points:
         stats.append(("Hero points", str(unit.hero_points)))
+    return stats
+
+
+def _model_row(line: ModelLine) -> dict:
+    figures = " ".join(
+        part
+        for part in [
+            f"Fs {line.fs}" if line.fs is not None else "",
+            f"M {line.morale}" if line.morale is not None else "",
+        ]
+        if part
+    )
+    # A line of several figures says how many, unless its name does ("Team of 2").
+    several = line.figures > 1 and str(line.figures) not in line.name.split()
+    name = f"{line.name} ({line.figures} figures)" if several else line.name
+    return {"count": line.count, "name": name, "figures": figures, "gear": _gear(line)}
+
+
+def _model_rows(roster: RosterSnapshot, data: GameData, unit: UnitChoice) -> tuple[list[dict], str]:
+    """The models and what each carries, and for a squad the count of who carries what.
+
+    A squad's option weapons are put in its men's hands; a vehicle's weapons are listed by their mounts.
+    """
+    squad = is_squad(unit)
+    lines, left = armed_figures(unit, roster.system) if squad else (unit.armed_models(), unit.chosen_options)
+    mounted = is_mounted(unit)
+    rows = []
+    # A squad's men are listed by kind; the count of who carries what says their weapons.
+    for line in men_by_kind(lines) if squad else lines:
+        if mounted and line.role == "vehicle":
+            mount_rows, unmounted = mounted_rows(line, unit.unit_type, data)
+            rows.append(_model_row(replace(line, weapons=tuple(unmounted), equipment="")))
+            rows += mount_rows
+        else:
+            rows.append(_model_row(line))
+    # Weapons an option gives the whole unit (a vehicle's pintle MMG), not one figure.
+    for option, _ in left:
+        if option.weapons and not option.replaces and not option.adds_models:
+            gear = ModelLine(1, "", "", option.weapons)
+            mount_rows, unmounted = mounted_rows(gear, unit.unit_type, data, option.key) if mounted else ([], [])
+            if mount_rows and not unmounted:
+                rows += mount_rows
+            else:
+                rows.append({"count": "", "name": option.name, "figures": "", "gear": _gear(gear)})
+    return rows, carried_summary(lines) if squad else ""
+
+
+def unit_blocks(roster: RosterSnapshot, data: GameData, unit: UnitChoice, layout: Layout) -> list[Block]:
+    """The card's content in reading order: stats, options, models, weapon profiles, then its rules by name."""
+    system = roster.system
+    blocks: list[Block] = []
+    stats = _stats_rows(roster, data, unit)
     if stats:
         blocks.append(Block("stats", {"rows": stats}))
     if unit.chosen_options:
         options = ", ".join(f"{o.name}" + (f" ×{n}" if n > 1 else "") for o, n in unit.chosen_options)
         blocks.append(Block("stats", {"rows": [("Options", options)]}))
-
-    models = []
-    for line in unit.armed_models():
-        figures = " ".join(
-            part
-            for part in [
-                f"Fs {line.fs}" if line.fs is not None else "",
-                f"M {line.morale}" if line.morale is not None else "",
-            ]
-            if part
-        )
-        # A line of several figures says how many, unless its name does ("Team of 2").
-        several = line.figures > 1 and str(line.figures) not in line.name.split()
-        name = f"{line.name} ({line.figures} figures)" if several else line.name
-        models.append({"count": line.count, "name": name, "figures": figures, "gear": _gear(line)})
-    # Weapons an option gives the whole unit (a panzerfaust), not one figure.
-    for option, _ in unit.chosen_options:
-        if option.weapons and not option.replaces and not option.adds_models:
-            models.append(
-                {"count": "", "name": option.name, "figures": "", "gear": _gear(ModelLine(1, "", "", option.weapons))}
-            )
+    models, carried = _model_rows(roster, data, unit)
+    if carried:
+        blocks.append(Block("stats", {"rows": [("Weapons", carried)]}))
     if models:
         blocks.append(Block("models", {"rows": models}))
-
-    blocks.extend(_weapon_blocks(unit, data, system.config.get("weapon_columns", [])))
-
+    blocks.extend(_weapon_blocks(unit, data, system))
     blocks.extend(
         Block("reminder", {"name": rule.name, "text": reminder(rule, layout)})
         for rule in unit_rules(roster, data, unit)
     )
+    rank = system.ranks.get(unit.rank) if unit.rank else None
     if rank:
         blocks.append(
             Block(
@@ -163,13 +210,26 @@ def reference_blocks(rules: list[RuleInfo]) -> list[Block]:
 MAX_TABLE_COLUMNS = 5
 
 
-def _weapon_blocks(unit: UnitChoice, data: GameData, columns: list[dict]) -> list[Block]:
+def _rules_for(text: str, weapon: WeaponInfo, unit: UnitChoice, system: SystemInfo) -> str:
+    """A weapon's special rules column less the rules whose scope leaves the unit out (Team on a tank's MMG)."""
+    hidden = {system.rules[key].name for key in weapon.rules if key in system.rules}
+    hidden -= {
+        system.rules[key].name for key in weapon.rules if key in system.rules and applies(system.rules[key], unit)
+    }
+    if not hidden:
+        return text
+    return ", ".join(label for label in text.split(", ") if label.split(" (")[0] not in hidden)
+
+
+def _weapon_blocks(unit: UnitChoice, data: GameData, system: SystemInfo) -> list[Block]:
     """The profiles of the unit's weapons in the game's own columns.
 
     Columns empty for every weapon on the card are left out, and so are the
     notes: they record how the pack read its sources (see the game page's errata).
     """
-    names = {weapon.key: weapon.name for weapon in unit.weapons()}
+    columns = system.config.get("weapon_columns", [])
+    carried = {weapon.key: weapon for weapon in unit.weapons()}
+    names = {key: weapon.name for key, weapon in carried.items()}
     if not names or not columns:
         return []
     # A model carrying a weapon more than once (2x hull MG) shows how many.
@@ -178,6 +238,11 @@ def _weapon_blocks(unit: UnitChoice, data: GameData, columns: list[dict]) -> lis
         most |= Counter(weapon.key for weapon in line.weapons)
     names = {key: f"{most[key]}× {name}" if most[key] > 1 else name for key, name in names.items()}
     profiles = {key: dict(data.weapon_profiles.get(key, [])) for key in names}
+    for column in columns:
+        if column["field"] == "rules":
+            for key, profile in profiles.items():
+                if profile.get(column["label"]):
+                    profile[column["label"]] = _rules_for(profile[column["label"]], carried[key], unit, system)
     shown = [c["label"] for c in columns if c["field"] != "notes" and any(profiles[k].get(c["label"]) for k in names)]
     rows = [{"name": names[key], "values": [profiles[key].get(label, "") for label in shown]} for key in names]
     if len(shown) <= MAX_TABLE_COLUMNS:

@@ -159,7 +159,17 @@ def _signature(unit: UnitChoice) -> tuple:
         unit.rank,
         unit.hero_points,
         unit.transport,
+        unit.force,  # the card names its platoon
     )
+
+
+def _subtitle(roster: RosterSnapshot, unit: UnitChoice, kind: str) -> str:
+    """What the unit is, its army, its platoon (force) and the unit carrying it, if any."""
+    force = roster.force_of(unit)
+    parts = [kind, roster.army_name, force.title if force else ""]
+    if unit.transport is not None and unit.transport < len(roster.units):
+        parts.append(f"rides in {roster.units[unit.transport].label}")
+    return " · ".join(part for part in parts if part)
 
 
 def _title_room(points_text: str) -> str:
@@ -188,7 +198,7 @@ def card_groups(roster: RosterSnapshot, data: GameData, layout: Layout) -> list[
         }
         points_text = f"{meta['points']} pts" + (" each" if len(units) > 1 else "")
         header = Block(
-            "header", {**meta, "subtitle": f"{kind} · {roster.army_name}", "points_em": _title_room(points_text)}
+            "header", {**meta, "subtitle": _subtitle(roster, unit, kind), "points_em": _title_room(points_text)}
         )
         groups.append(Group(header, unit_blocks(roster, data, unit, layout), meta))
     rules = roster_rules(roster, data)
