@@ -61,6 +61,9 @@ class SourceDocument(Strict):
     key: Key
     title: Name
     file: Name | None = None
+    # A document of several files (BattleScribe catalogues) whose rules each file repeats: a rule printed for a
+    # unit cites the unit's own file (its source's section), not the one the pack read it from first.
+    rules_cite_unit_section: bool = False
 
 
 class Period(Strict):

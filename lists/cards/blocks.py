@@ -58,22 +58,26 @@ def unit_rules(roster: RosterSnapshot, data: GameData, unit: UnitChoice) -> list
 def roster_rules(roster: RosterSnapshot, data: GameData) -> list[RuleInfo]:
     """Every rule on the roster's cards and every house rule bought, alphabetical: the rules reference.
 
-    A rule of the same source document as the first unit it is printed for cites that unit's own section
-    (a BattleScribe rule shared by every catalogue cites the unit's catalogue, not the first one it was read from).
+    A rule of a document whose files each repeat it cites the file of the first unit it is printed for (a
+    BattleScribe rule cites the unit's own catalogue, not the first one it was read from).
     """
     found: dict[str, RuleInfo] = {}
     for unit in roster.units:
         for rule in unit_rules(roster, data, unit):
-            found.setdefault(rule.key, _cited_for(rule, unit))
+            found.setdefault(rule.key, _cited_for(rule, unit, roster.system))
     found.update({bought.rule.key: bought.rule for bought in roster.house_rules})
     return sorted(found.values(), key=lambda rule: rule.name.casefold())
 
 
-def _cited_for(rule: RuleInfo, unit: UnitChoice) -> RuleInfo:
+def _cited_for(rule: RuleInfo, unit: UnitChoice, system: SystemInfo) -> RuleInfo:
     """The rule citing the unit's own section of the document both come from, where it names another."""
     own = unit.unit_type.source
     section = own.get("section", "")
     if not (rule.document and rule.section and section) or own.get("document") != rule.document:
+        return rule
+    if not any(
+        s["key"] == rule.document and s.get("rules_cite_unit_section") for s in system.config.get("sources", [])
+    ):
         return rule
     return replace(rule, source=rule.source.replace(rule.section, section), section=section)
 
