@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import replace
 
 from lists.cards.layout import Block, Layout
-from lists.cards.squads import armed_figures, carried_summary, is_squad, men_by_kind
+from lists.cards.squads import armed_figures, carried_summary, hands_out, is_squad, men_by_kind
 from lists.cards.vehicles import is_mounted, mounted_rows, move_text
 from lists.loading import GameData
 from lists.snapshot import ModelLine, RosterSnapshot, RuleInfo, SystemInfo, UnitChoice, WeaponInfo
@@ -176,10 +176,12 @@ def unit_blocks(roster: RosterSnapshot, data: GameData, unit: UnitChoice, layout
     stats = _stats_rows(roster, data, unit)
     if stats:
         blocks.append(Block("stats", {"rows": stats}))
-    if unit.chosen_options:
-        options = ", ".join(f"{o.name}" + (f" ×{n}" if n > 1 else "") for o, n in unit.chosen_options)
-        blocks.append(Block("stats", {"rows": [("Options", options)]}))
     models, carried = _model_rows(roster, data, unit)
+    # A squad's weapon options are counted on its Weapons line: the Options line keeps the rest.
+    chosen = [(o, n) for o, n in unit.chosen_options if not (carried and hands_out(o))]
+    if chosen:
+        options = ", ".join(f"{o.name}" + (f" ×{n}" if n > 1 else "") for o, n in chosen)
+        blocks.append(Block("stats", {"rows": [("Options", options)]}))
     if carried:
         blocks.append(Block("stats", {"rows": [("Weapons", carried)]}))
     if models:

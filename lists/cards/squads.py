@@ -9,7 +9,7 @@ from dataclasses import replace
 from lists.snapshot import ModelLine, OptionInfo, SystemInfo, UnitChoice, WeaponInfo
 
 
-def _hands_out(option: OptionInfo) -> bool:
+def hands_out(option: OptionInfo) -> bool:
     """An option that gives men a weapon without saying whose it replaces (the BattleScribe squads' LMG, SMG...)."""
     return bool(option.weapons) and not (option.replaces or option.adds_models or option.copies_unit)
 
@@ -41,7 +41,7 @@ def armed_figures(unit: UnitChoice, system: SystemInfo) -> tuple[list[ModelLine]
     armed: set[int] = set()
     left: list[tuple[OptionInfo, int]] = []
     for option, count in unit.chosen_options:
-        if not _hands_out(option):
+        if not hands_out(option):
             continue
         given = sum(
             _give(figures, option, weapon, one_shot in weapon.rules, armed)
