@@ -129,7 +129,7 @@ if REDIS_URL:
 else:
     TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 PDF_MAX_CARD_UNITS = int(os.environ.get("ARMYBUILDER_PDF_MAX_UNITS", "400"))
-# Cores one render of many new cards shares its work over (lists/cards.py); all of them by default.
+# Cores one render of many new cards shares its work over (lists/cards/); all of them by default.
 PDF_RENDER_PROCESSES = int(os.environ.get("ARMYBUILDER_PDF_PROCESSES", str(len(os.sched_getaffinity(0)))))
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -278,6 +278,8 @@ def rule_info(rule: models.SpecialRule, system: models.GameSystem) -> RuleInfo:
         reminder=rule.reminder,
         source=source_label(rule, system),
         applies_to=rule.applies_to,
+        document=(rule.source or {}).get("document", ""),
+        section=(rule.source or {}).get("section", ""),
     )
 
 
@@ -485,6 +487,7 @@ def _build_game_data(system: models.GameSystem) -> GameData:
             "service_start",
             "service_end",
             "service_period",
+            "source",
         )
     )
     names_in_army = Counter((row["army_id"], row["name"]) for row in unit_rows)
@@ -501,6 +504,7 @@ def _build_game_data(system: models.GameSystem) -> GameData:
             quality_prices=dict(prices.get(unit_id, [])),
             composition=tuple(lines.get(unit_id, [])),
             armour=row["armour"],
+            source=row["source"],
             speed=row["speed"],
             constitution=row["constitution"],
             min_size=row["min_size"],

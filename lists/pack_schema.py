@@ -61,6 +61,9 @@ class SourceDocument(Strict):
     key: Key
     title: Name
     file: Name | None = None
+    # A document of several files (BattleScribe catalogues) whose rules each file repeats: a rule printed for a
+    # unit cites the unit's own file (its source's section), not the one the pack read it from first.
+    rules_cite_unit_section: bool = False
 
 
 class Period(Strict):
@@ -371,6 +374,15 @@ class Movement(Strict):
     source: SourceRef
 
 
+class Mount(Strict):
+    """Where a vehicle's weapon is mounted, and the arc it fires in."""
+
+    key: Key
+    name: Name
+    arc: Name
+    source: SourceRef
+
+
 class Capacity(Strict):
     key: Key
     name: Name
@@ -413,12 +425,24 @@ class ModelEntry(Strict):
         return value
 
 
+class MountedWeapon(Strict):
+    """Where one of a vehicle's weapons sits (a weapon carried twice is listed twice, once per mount)."""
+
+    weapon: Key
+    mount: Key  # a mounts key (turret, hull, coaxial...)
+    option: Key | None = None  # the option giving the weapon; none: the vehicle's own
+
+
 class Armour(Strict):
+    """The vehicle's profile: armour, damage value, how it moves and where its weapons are mounted."""
+
     front: int | None = None
     side: int | None = None
     rear: int | None = None
     armour_class: Name | None = None
     damage_value: Key | None = None  # a damage_values key (Bolt Action: medium-tank -> 9+)
+    movement: Key | None = None  # a movement key (Bolt Action: tracked -> advance 9", run 18")
+    mounts: list[MountedWeapon] = []
     note: Name | None = None
 
 
@@ -616,6 +640,7 @@ class PackFile(Strict):
     unit_categories: list[UnitCategory] = []
     damage_values: list[DamageValue] = []
     movement: list[Movement] = []
+    mounts: list[Mount] = []
     capacities: list[Capacity] = []
     armies: list[Army] = []
     units: list[Unit] = []

@@ -188,6 +188,7 @@ SOURCED_SECTIONS = [
     "officer_ranks",
     "damage_values",
     "movement",
+    "mounts",
     "capacities",
     "armies",
     "organisations",
@@ -359,6 +360,10 @@ class _ReferenceCheck:
             self.need(located, ".officer_rank", unit.officer_rank, "officer_ranks", "officer rank")
             if unit.armour is not None:
                 self.need(located, ".armour.damage_value", unit.armour.damage_value, "damage_values", "damage value")
+                self.need(located, ".armour.movement", unit.armour.movement, "movement", "movement")
+                for index, mounted in enumerate(unit.armour.mounts):
+                    self.need(located, f".armour.mounts.{index}.mount", mounted.mount, "mounts", "mount")
+                    self.need(located, f".armour.mounts.{index}.weapon", mounted.weapon, "weapons", "weapon")
             self.model_weapons(located, ".composition", unit.composition)
             self.service(located, ".service", unit.service)
             self.need(located, ".capacity_from", unit.capacity_from, "capacities", "capacity")
@@ -768,9 +773,9 @@ def _write_unit_categories(pack: Pack, scope: dict) -> dict:
 
 
 def _write_references(pack: Pack, scope: dict) -> None:
-    """The reference tables: damage values, movement, capacities."""
+    """The reference tables: damage values, movement, weapon mounts, capacities."""
     reference_rows = []
-    for table in ("damage_values", "movement", "capacities"):
+    for table in ("damage_values", "movement", "mounts", "capacities"):
         for index, item in enumerate(pack.items(table)):
             data = item.model_dump(mode="json", exclude={"key", "name"})
             reference_rows.append({"table": table, "key": item.key, "name": item.name, "data": data, "position": index})

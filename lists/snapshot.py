@@ -21,6 +21,8 @@ class RuleInfo:
     reminder: str = ""  # the one line printed on unit cards; "": taken from the summary
     source: str = ""  # where the rule comes from, in words (document, section)
     applies_to: dict | None = None  # army rules: the units it is printed on (see pack-format.md); None: all
+    document: str = ""  # the source document's key and section (a BattleScribe catalogue), as the pack gives them
+    section: str = ""
 
 
 @dataclass(frozen=True)
@@ -168,6 +170,7 @@ class UnitTypeInfo:
     service_period: str = ""
     rules: tuple[str, ...] = ()
     armour: dict | None = None
+    source: dict = field(default_factory=dict)  # {document, section, entry}: where the unit comes from
     speed: str = ""
     constitution: int | None = None
 

@@ -227,7 +227,13 @@ def test_a_vehicle_profile_gives_damage_value_transport_and_tow(converted):
     """u-tank-prof: Medium Tank 9+, 3 men, Light gun."""
     tank = _unit(converted, "Panzer Test")
     assert tank["kind"] == "vehicle"
-    assert tank["armour"] == {"armour_class": "Tracked Vehicle", "damage_value": "medium-tank"}
+    # The profile's Type names its movement; the gun's entry name ("Turret-mounted ...") its mount.
+    assert tank["armour"] == {
+        "armour_class": "Tracked Vehicle",
+        "damage_value": "medium-tank",
+        "movement": "tracked",
+        "mounts": [{"weapon": "heavy-at-gun", "mount": "turret"}],
+    }
     assert (tank["transport_capacity"], tank["carries"]) == (3, "Light gun")
 
 

@@ -415,7 +415,12 @@ def test_system_config(game):
     assert game.version == "1.0.0"
     config = game.config
     assert config["sources"] == [
-        {"key": "rules", "title": "Action All Fronts, design version 8.3", "file": "004_1239150c32ecf1d2.txt"}
+        {
+            "key": "rules",
+            "title": "Action All Fronts, design version 8.3",
+            "file": "004_1239150c32ecf1d2.txt",
+            "rules_cite_unit_section": False,
+        }
     ]
     assert [(p["key"], p["name"], p["start"], p["end"]) for p in config["periods"]] == [
         ("early", "Early war", 1939, 1941),

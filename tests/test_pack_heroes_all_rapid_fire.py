@@ -216,7 +216,12 @@ def rapid_fire(loaded):
 def test_systems(heroes, rapid_fire):
     assert (heroes.name, heroes.version, heroes.kind) == ("Heroes All", "1.0.0", "game")
     assert heroes.sources == [
-        {"key": "rules", "title": "Heroes All WWII skirmish rules", "file": "002_e90e69ea884633d5.txt"}
+        {
+            "key": "rules",
+            "title": "Heroes All WWII skirmish rules",
+            "file": "002_e90e69ea884633d5.txt",
+            "rules_cite_unit_section": False,
+        }
     ]
     fields = [column["field"] for column in heroes.weapon_columns]
     for field in [
@@ -239,7 +244,12 @@ def test_systems(heroes, rapid_fire):
     )
     assert rapid_fire.extends is None
     assert rapid_fire.sources == [
-        {"key": "house-rules", "title": "WWII Rapid Fire, Molesly Club House Rules", "file": "003_895cc24b281d3967.txt"}
+        {
+            "key": "house-rules",
+            "title": "WWII Rapid Fire, Molesly Club House Rules",
+            "file": "003_895cc24b281d3967.txt",
+            "rules_cite_unit_section": False,
+        }
     ]
     assert rapid_fire.weapon_columns == [{"field": "notes", "label": "Notes"}]
 

@@ -19,8 +19,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
+from lists.battlescribe.carriers import name_carriers
 from lists.battlescribe.costs import theatre_costs
 from lists.battlescribe.force_limits import force_limits, force_organisations, modified_constraint_ids
+from lists.battlescribe.mounts import describe_vehicle
 from lists.battlescribe.reader import DataFile, Library
 from lists.battlescribe.summaries import RuleSummary
 
@@ -1068,6 +1070,8 @@ class UnitBuilder:
             unit["options"] = options
         if part.rules:
             unit["rules"] = part.rules
+        describe_vehicle(unit, self, body)  # movement and weapon mounts (lists/battlescribe/mounts.py)
+        name_carriers(unit)  # the man an option arms, where its name says (lists/battlescribe/carriers.py)
         unit["source"] = {"document": "bsdata", "section": self.catalogue.name, "entry": name_node.name}
         unit["source_id"] = name_node.id
         return unit

@@ -1,0 +1,97 @@
+"""The organiser's list and the plain-text roster: each unit in a line, force by force."""
+
+from __future__ import annotations
+
+from lists.fingerprint import fingerprint
+from lists.loading import GameData
+from lists.pricing import house_rule_lines
+from lists.snapshot import RosterSnapshot
+from lists.verdict import Verdict
+
+
+def house_rule_rows(roster: RosterSnapshot) -> list[dict]:
+    """The priced lines of the house rules bought, as every output prints them beside the units."""
+    rows = []
+    for bought, points in house_rule_lines(roster):
+        details = [f"×{bought.count}" if bought.count > 1 else ""]
+        if bought.unit is not None:
+            details.append(f"for {roster.units[bought.unit].label}")
+        rows.append(
+            {
+                "name": bought.rule.name,
+                "details": " ".join(d for d in details if d),
+                "points": points,
+                "summary": bought.rule.summary,
+                "source": bought.rule.source,
+            }
+        )
+    return rows
+
+
+def list_context(roster: RosterSnapshot, data: GameData, verdict: Verdict, pack_versions) -> dict:
+    rows = []
+    for unit, points in zip(roster.units, verdict.unit_points, strict=True):
+        quality = roster.system.qualities.get(unit.quality) if unit.quality else None
+        rank = roster.system.ranks.get(unit.rank) if unit.rank else None
+        details = [
+            d
+            for d in [
+                quality.name if quality else "",
+                (f"{unit.men} man" if unit.men == 1 else f"{unit.men} men")
+                if unit.unit_type.kind not in {"vehicle", "transport", "artillery"}
+                else "",
+                rank.name if rank and rank.key != unit.unit_type.officer_rank else "",
+                ", ".join(o.name + (f" ×{n}" if n > 1 else "") for o, n in unit.chosen_options),
+                f"{unit.hero_points} hero points" if unit.hero_points else "",
+                f"rides in {roster.units[unit.transport].label}" if unit.transport is not None else "",
+            ]
+            if d
+        ]
+        rows.append(
+            {
+                "unit": unit,
+                "points": points,
+                "details": "; ".join(details),
+                "findings": verdict.unit_findings(unit.index),
+            }
+        )
+    return {
+        "roster": roster,
+        "verdict": verdict,
+        "rows": rows,
+        # The list prints the units force by force, each under its name and organisation.
+        "forces": [(force, [row for row in rows if row["unit"].force == force.index]) for force in roster.forces],
+        "house_rules": house_rule_rows(roster),
+        "pack_versions": pack_versions,
+        "fingerprint": fingerprint(roster, data),
+    }
+
+
+def roster_text(roster: RosterSnapshot, data: GameData, verdict: Verdict) -> str:
+    """The roster as plain text, for pasting into a chat or a forum."""
+    context = list_context(roster, data, verdict, [])
+    limit = f" / {verdict.points_limit}" if verdict.points_limit is not None else ""
+    lines = [roster.name, f"{roster.system.name} · {roster.army_name}", ""]
+    for force, rows in context["forces"]:
+        lines.append(force.title)
+        for row in rows:
+            lines.append(
+                f"{row['points']:>5}  {row['unit'].label}"
+                + (f" ({row['unit'].unit_type.name})" if row["unit"].label != row["unit"].unit_type.name else "")
+            )
+            if row["details"]:
+                lines.append(f"       {row['details']}")
+    for line in context["house_rules"]:
+        lines.append(
+            f"{line['points']:>5}  House rule: {line['name']}" + (f" ({line['details']})" if line["details"] else "")
+        )
+    lines.append("")
+    dice = f", {verdict.order_dice} order dice" if verdict.order_dice is not None else ""
+    lines.append(f"Total: {verdict.points}{limit} points{dice}")
+    lines.append(
+        "Legal" if verdict.valid else f"Not legal: {sum(f.severity == 'error' for f in verdict.findings)} problem(s)"
+    )
+    for finding in verdict.findings:
+        lines.append(f"  - {finding.message} {finding.fix}")
+    lines.append(f"Fingerprint: {context['fingerprint']}")
+    return "\n".join(lines) + "\n"

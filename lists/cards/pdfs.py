@@ -1,0 +1,279 @@
+"""Cards rendered in batches over the render processes, cached one group at a time, and laid out on sheets."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import math
+
+from django.conf import settings
+from django.core.cache import cache as django_cache
+from django.template.loader import render_to_string
+
+from lists import helpers
+from lists.cards.layout import CACHE_SECONDS, LIST_VARIANT, Group, Layout
+from lists.cards.list_summary import list_context
+from lists.cards.packing import _body_key, _first_pass, card_groups
+from lists.cards.renderer import _lay_out, _render, _templates_digest
+from lists.fingerprint import pdf_cache_key
+from lists.loading import GameData
+from lists.snapshot import RosterSnapshot
+from lists.verdict import Verdict
+
+
+def sheets(count: int, layout: Layout) -> list[dict]:
+    """Where `count` cards sit on sheets of paper (mm from the top left), and the cut marks around them."""
+    cols, rows = layout.grid
+    (cw, ch), (pw, ph) = layout.card_mm, layout.paper_mm
+    left = (pw - cols * cw) / 2
+    top = (ph - rows * ch) / 2
+    per_sheet = cols * rows
+    result = []
+    for start in range(0, count, per_sheet):
+        on_sheet = min(per_sheet, count - start)
+        places = [(left + (i % cols) * cw, top + (i // cols) * ch) for i in range(on_sheet)]
+        used_rows = math.ceil(on_sheet / cols)
+        used_cols = min(cols, on_sheet)
+        xs = [left + c * cw for c in range(used_cols + 1)]
+        ys = [top + r * ch for r in range(used_rows + 1)]
+        marks = (
+            [(x, top - 6, x, top - 2) for x in xs]
+            + [(x, top + used_rows * ch + 2, x, top + used_rows * ch + 6) for x in xs]
+            + [(left - 6, y, left - 2, y) for y in ys]
+            + [(left + used_cols * cw + 2, y, left + used_cols * cw + 6, y) for y in ys]
+        )
+        result.append({"places": places, "marks": marks})
+    return result
+
+
+def pdf_key(kind: str, roster: RosterSnapshot, data: GameData, layout: Layout) -> str:
+    """The cache key of this roster's whole PDF of this kind in this layout, as its templates now are."""
+    variant = layout.variant if kind == "cards" else LIST_VARIANT
+    return pdf_cache_key(kind, variant, _templates_digest(kind), roster, data)
+
+
+def _group_key(group: Group, layout: Layout, data: GameData) -> str:
+    """A group's cards depend on its content, the card size and the pack (and the templates)."""
+    content = json.dumps(
+        [
+            _templates_digest("cards"),
+            layout.card,
+            data.content_hash,
+            group.header.data,
+            [(b.kind, b.data) for b in group.blocks],
+        ],
+        sort_keys=True,
+        ensure_ascii=False,
+    )
+    return "card:" + hashlib.sha256(content.encode()).hexdigest()
+
+
+# A card as it is drawn: layers of rendered pages, each (page, mm it is moved down on the card).
+CardLayers = list[tuple[int, float]]
+
+
+def _render_groups(groups: list[Group], layout: Layout) -> tuple[bytes, dict[int, list[CardLayers]]]:
+    """Render groups (at least one) in as few passes as possible, into one PDF (the renderer's cost per
+    document dominates).
+
+    Returns the PDF with the cards of each group, by the group's position in `groups`.
+    """
+    first = _first_pass(groups, layout)
+    packed, document = first.packed, first.document
+    single = [i for i, cards in enumerate(packed) if len(cards) == 1]
+    several = [i for i, cards in enumerate(packed) if len(cards) > 1]
+    # A single card is its first-pass page, with the body it shares (if it does) drawn below the header.
+    kept = sorted({*single, *(first.bodies[i] for i in single if first.bodies[i] is not None)})
+    number = {page: n for n, page in enumerate(kept)}
+    cards = {i: [[(number[i], 0.0)]] for i in single}
+    for i in single:
+        if first.bodies[i] is not None:
+            cards[i][0].append((number[first.bodies[i]], groups[i].header.height))
+    pages = [document.pages[page] for page in kept]
+    if several:  # laid out again, cut into cards; their pages follow in the same PDF
+        second = _lay_out([card for i in several for card in packed[i]], layout)
+        numbers = iter(range(len(pages), len(pages) + len(second.pages)))
+        for i in several:
+            cards[i] = [[(next(numbers), 0.0)] for _ in packed[i]]
+        pages += second.pages
+    return document.copy(pages).write_pdf(), cards
+
+
+# Fewer groups than this are not made a batch of their own: a batch is a document, with a few ms of its own
+# (and fonts of its own in the PDF: more batches than processes made renders no faster, only PDFs larger).
+MIN_GROUPS_PER_BATCH = 3
+
+
+# A frame (border, header, footer) weighs about as much as this many characters of a body.
+FRAME_WORK = 160
+
+
+def _batches(groups: list[Group], count: int) -> list[list[int]]:
+    """Positions of the groups split into at most `count` batches of about equal work, the heaviest batch first.
+
+    Groups with the same body go to the same batch, which lays that body out once. A body's work is the
+    length of its text (the rules reference, laid out twice, measured then cut into cards, costs about as much
+    as units of as much text, with their tables and headers).
+    """
+    count = max(1, min(count, len(groups) // MIN_GROUPS_PER_BATCH))
+    alike: dict[str, list[int]] = {}
+    for i, group in enumerate(groups):
+        alike.setdefault(_body_key(group), []).append(i)
+    work = [len(key) + FRAME_WORK * len(cluster) for key, cluster in alike.items()]
+    clusters = list(alike.values())
+    batches: list[list[int]] = [[] for _ in range(count)]
+    loads = [0] * count
+    for c in sorted(range(len(clusters)), key=lambda c: -work[c]):  # heaviest first, each to the lightest batch
+        lightest = loads.index(min(loads))
+        batches[lightest].extend(clusters[c])
+        loads[lightest] += work[c]
+    return [sorted(batches[b]) for b in sorted(range(count), key=lambda b: -loads[b]) if batches[b]]
+
+
+def start_render_helpers() -> None:
+    """Fork the render helpers ahead of a render, unless they run (the RQ worker, before each job's process)."""
+    helpers.start(settings.PDF_RENDER_PROCESSES - 1, state=_templates_digest("cards"))
+
+
+def _render_in_processes(groups: list[Group], layout: Layout) -> list[tuple[bytes, dict[int, list[CardLayers]]]]:
+    """`_render_groups`, shared out over PDF_RENDER_PROCESSES cores: this process and render helpers
+    (`lists.helpers`, forked copies with fonts and stylesheets loaded, kept warm) take a batch each."""
+    processes = settings.PDF_RENDER_PROCESSES
+    batches = _batches(groups, processes)
+    calls = [([groups[i] for i in batch], layout) for batch in batches]
+    # Helpers forked before the templates changed (a deploy, a test) are replaced before they render.
+    results = helpers.map_shared(_render_groups, calls, processes - 1, state=_templates_digest("cards"))
+    # Each batch numbers its groups from 0: back to their positions in `groups`.
+    return [
+        (pdf, {batch[position]: cards for position, cards in placed.items()})
+        for batch, (pdf, placed) in zip(batches, results, strict=True)
+    ]
+
+
+# A card on a sheet: layers of rendered pages, each (batch PDF's key, page, mm it is moved down on the card).
+PlacedCard = list[tuple[str, int, float]]
+
+
+def card_pages(groups: list[Group], layout: Layout, data: GameData) -> tuple[list[PlacedCard], dict[str, bytes]]:
+    """Each card's rendered layers, with the batch PDFs holding them.
+
+    Groups rendered before (by this roster or any other) come from the cache;
+    the rest are rendered together and cached, one entry per group.
+    """
+    keys = [_group_key(group, layout, data) for group in groups]
+    entries = django_cache.get_many(keys)
+    batches = django_cache.get_many({entry["batch"] for entry in entries.values()})
+    missing = [i for i, key in enumerate(keys) if key not in entries or entries[key]["batch"] not in batches]
+    if missing:
+        fresh: dict[str, object] = {}
+        for pdf, placed in _render_in_processes([groups[i] for i in missing], layout):
+            batch = "cardbatch:" + hashlib.sha256(pdf).hexdigest()
+            batches[batch] = fresh[batch] = pdf
+            for position, group_cards in placed.items():
+                entries[keys[missing[position]]] = fresh[keys[missing[position]]] = {
+                    "batch": batch,
+                    "cards": group_cards,
+                }
+        django_cache.set_many(fresh, CACHE_SECONDS)
+    placed = [
+        [(entries[key]["batch"], page, down) for page, down in layers]
+        for key in keys
+        for layers in entries[key]["cards"]
+    ]
+    return placed, {batch: batches[batch] for batch in {entries[key]["batch"] for key in keys}}
+
+
+PT_PER_MM = 72 / 25.4
+
+
+def assemble(placed: list[PlacedCard], batches: dict[str, bytes], layout: Layout) -> bytes:
+    """Lay the rendered card pages out on sheets of paper, with cut marks, without rendering them again.
+
+    Each layer of a card is a rendered page drawn as a form XObject at the card's place on the sheet
+    (a body moved down below its header, and cut at the card's foot), so the cards keep their fonts and
+    vector text and nothing is laid out twice.
+    """
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject
+
+    writer = PdfWriter()
+    readers = {batch: PdfReader(io.BytesIO(pdf)) for batch, pdf in batches.items()}
+    (cw, ch), (pw, ph) = layout.card_mm, layout.paper_mm
+    card_w, card_h = cw * PT_PER_MM, ch * PT_PER_MM
+    forms: dict[tuple[str, int, float], object] = {}
+
+    def form(batch: str, number: int, down_mm: float):
+        if (batch, number, down_mm) not in forms:
+            page = readers[batch].pages[number]
+            # WeasyPrint writes one content stream a page; a copy of its own for each place it is drawn at.
+            stream = page["/Contents"].get_object().clone(writer, force_duplicate=True)
+            top, down = float(page.mediabox.top), down_mm * PT_PER_MM
+            stream.update(
+                {
+                    NameObject("/Type"): NameObject("/XObject"),
+                    NameObject("/Subtype"): NameObject("/Form"),
+                    # What shows is the top of the page, as much of it as fits on the card below `down`;
+                    # the form is moved onto the card's place below.
+                    NameObject("/BBox"): ArrayObject(FloatObject(v) for v in (0, top - card_h + down, card_w, top)),
+                    NameObject("/Matrix"): ArrayObject(FloatObject(v) for v in (1, 0, 0, 1, 0, card_h - top - down)),
+                    NameObject("/Resources"): page["/Resources"].clone(writer),
+                }
+            )
+            forms[(batch, number, down_mm)] = writer._add_object(stream)  # pypdf's way to add an indirect object
+        return forms[(batch, number, down_mm)]
+
+    index = 0
+    for sheet in sheets(len(placed), layout):
+        page = writer.add_blank_page(width=pw * PT_PER_MM, height=ph * PT_PER_MM)
+        xobjects = DictionaryObject()
+        ops = ["0.57 w 0 G"]
+        for x1, y1, x2, y2 in sheet["marks"]:
+            ops.append(
+                f"{x1 * PT_PER_MM:.2f} {(ph - y1) * PT_PER_MM:.2f} m {x2 * PT_PER_MM:.2f} {(ph - y2) * PT_PER_MM:.2f} l S"
+            )
+        for x, y in sheet["places"]:
+            for layer in placed[index]:
+                name = f"/Card{len(xobjects)}"
+                xobjects[NameObject(name)] = form(*layer)
+                ops.append(f"q 1 0 0 1 {x * PT_PER_MM:.3f} {(ph - y - ch) * PT_PER_MM:.3f} cm {name} Do Q")
+            index += 1
+        contents = DecodedStreamObject()
+        contents.set_data("\n".join(ops).encode())
+        page[NameObject("/Contents")] = writer._add_object(contents)
+        page[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})
+    if not placed:  # a roster without units still prints, as one blank sheet
+        writer.add_blank_page(width=pw * PT_PER_MM, height=ph * PT_PER_MM)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def _cached(kind: str, roster: RosterSnapshot, data: GameData, layout: Layout, build) -> bytes:
+    key = pdf_key(kind, roster, data, layout)
+    pdf = django_cache.get(key)
+    if pdf is None:
+        pdf = build()
+        django_cache.set(key, pdf, CACHE_SECONDS)
+    return pdf
+
+
+DEFAULT_LAYOUT = Layout()  # poker cards on A4
+
+
+def cards_pdf(roster: RosterSnapshot, data: GameData, layout: Layout = DEFAULT_LAYOUT) -> bytes:
+    """The roster's unit cards on sheets of paper, the rules reference last; cached, and built from cached cards."""
+
+    def build() -> bytes:
+        placed, batches = card_pages(card_groups(roster, data, layout), layout, data)
+        return assemble(placed, batches, layout)
+
+    return _cached("cards", roster, data, layout, build)
+
+
+def list_pdf(roster: RosterSnapshot, data: GameData, verdict: Verdict, pack_versions: list[tuple[str, str]]) -> bytes:
+    def build() -> bytes:
+        html = render_to_string("cards/list.html", list_context(roster, data, verdict, pack_versions))
+        return _render(html)
+
+    return _cached("list", roster, data, Layout(), build)

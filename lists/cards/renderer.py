@@ -1,0 +1,149 @@
+"""The renderer: WeasyPrint with system fonts, a stylesheet built once per process and no URL ever fetched.
+
+It lays cards out one to a page of their size and measures their blocks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+
+from defusedxml import DefusedXmlException, ElementTree
+from django.template import loader
+from django.template.loader import render_to_string
+
+from lists.cards.layout import CARD_PADDING_MM, Card, Layout
+
+
+class BlockedURL(ValueError):
+    """The renderer asked for a URL; it may fetch none."""
+
+
+def _make_fetcher():
+    from weasyprint.urls import URLFetcher
+
+    class LockedURLFetcher(URLFetcher):
+        """Refuses every URL: cards are built from inline CSS and system fonts only."""
+
+        def __init__(self):
+            super().__init__(allowed_protocols=set(), fail_on_errors=False)
+            self.refused: list[str] = []
+
+        def fetch(self, url, headers=None):
+            self.refused.append(url)
+            raise BlockedURL(f"the card renderer fetches no URL ({url[:80]})")
+
+    return LockedURLFetcher()
+
+
+@cache
+def _stylesheet():
+    """Built once per process: parsing CSS and loading fonts is the slow part of a first render."""
+    from weasyprint import CSS
+    from weasyprint.text.fonts import FontConfiguration
+
+    fonts = FontConfiguration()
+    css = CSS(string=render_to_string("cards/cards.css"), font_config=fonts, url_fetcher=_make_fetcher())
+    return css, fonts
+
+
+@cache
+def _card_html_class():
+    """WeasyPrint's HTML with a user-agent stylesheet of only what cards use, read by a faster parser.
+
+    Matching the full HTML5 stylesheet against every element took more time than
+    laying the cards out. (`_ua_stylesheets` is the hook WeasyPrint's own tests use;
+    the version is pinned.)
+    """
+    import cssselect2
+    from weasyprint import CSS, HTML
+
+    sheet = CSS(string=render_to_string("cards/ua.css"), url_fetcher=_make_fetcher())
+
+    class CardHTML(HTML):
+        def __init__(self, string: str, url_fetcher):
+            """The card template writes well-formed markup, which the XML parser (C, through defusedxml) reads in
+            a fiftieth of the time of the HTML5 one (pure Python); markup it refuses, say a label holding a control
+            character, goes to the HTML5 parser. (Sets what `HTML.__init__` of the pinned version sets.)"""
+            try:
+                root = ElementTree.fromstring(string)
+            except (ElementTree.ParseError, DefusedXmlException):
+                super().__init__(string=string, url_fetcher=url_fetcher)
+                return
+            self.base_url = None
+            self.url_fetcher = url_fetcher
+            self.media_type = "print"
+            self.wrapper_element = cssselect2.ElementWrapper.from_html_root(root, content_language=None)
+            self.etree_element = self.wrapper_element.etree_element
+
+        def _ua_stylesheets(self, forms=False):
+            return [sheet]
+
+    return CardHTML
+
+
+def warm_up() -> None:
+    """Load fonts and parse the stylesheets ahead of the first PDF."""
+    _stylesheet()
+    _card_html_class()
+    for kind in PDF_TEMPLATES:
+        _templates_digest(kind)
+
+
+def _render(html: str, *, cards: bool = False) -> bytes:
+    from weasyprint import HTML
+
+    css, fonts = _stylesheet()
+    document = (_card_html_class() if cards else HTML)(string=html, url_fetcher=_make_fetcher())
+    return document.write_pdf(stylesheets=[css], font_config=fonts)
+
+
+# Height of the page each card is rendered at the top of: room to measure a group's whole content.
+PAGE_MM = 5000
+
+
+def cards_html(cards: list[Card], layout: Layout, page_mm: float = PAGE_MM) -> str:
+    """The cards as HTML, one card at the top of each page (what the renderer prints)."""
+    (cw, ch), padding = layout.card_mm, CARD_PADDING_MM
+    return render_to_string(
+        "cards/cards.html",
+        {"cards": cards, "card_w": cw, "card_h": ch, "page_h": page_mm, "font_pt": layout.font_pt, "padding": padding},
+    )
+
+
+@cache
+def _templates_digest(kind: str) -> str:
+    """Changes whenever the templates of this kind of PDF do, so cached cards and PDFs never outlive their look."""
+    sources = [loader.get_template(name).template.source for name in PDF_TEMPLATES[kind]]
+    return hashlib.sha256("\0".join(sources).encode()).hexdigest()[:16]
+
+
+# Everything that decides how each kind of PDF looks (the list is printed with the cards' stylesheet too).
+PDF_TEMPLATES = {
+    "cards": ("cards/ua.css", "cards/cards.css", "cards/cards.html", "cards/_block.html"),
+    "list": ("cards/cards.css", "cards/list.html"),
+}
+
+
+def _lay_out(cards: list[Card], layout: Layout):
+    """Lay cards out, one to a page of their size (WeasyPrint's document, not yet written)."""
+    css, fonts = _stylesheet()
+    html = _card_html_class()(string=cards_html(cards, layout), url_fetcher=_make_fetcher())
+    return html.render(stylesheets=[css], font_config=fonts)
+
+
+def _boxes(box):
+    box = getattr(box, "_box", box)  # an absolutely placed box sits behind a placeholder
+    yield box
+    for child in getattr(box, "children", ()):
+        yield from _boxes(child)
+
+
+def _block_heights(page) -> list[float]:
+    """The height (mm) of each block on a laid-out card, in order, overflowing ones included."""
+    heights: dict[int, float] = {}
+    for box in _boxes(page._page_box):
+        element = getattr(box, "element", None)
+        if element is not None and "blk" in element.get("class", "").split():
+            heights[id(element)] = max(heights.get(id(element), 0.0), box.margin_height() * 25.4 / 96)
+    return list(heights.values())
