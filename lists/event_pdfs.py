@@ -22,7 +22,8 @@ from django_tasks import TaskResultStatus, task
 from django_tasks.exceptions import TaskResultDoesNotExist
 
 from lists import events
-from lists.cards import CACHE_SECONDS, Layout, _render, cards_pdf, list_context, pdf_key
+from lists.cards import Layout, cards_pdf, list_context, pdf_key, render_pdf
+from lists.cards.layout import CACHE_SECONDS
 from lists.event_models import Event, Submission
 from lists.tasks import JOB_SECONDS, PdfJob, RenderFailed, _reason, time_limit
 
@@ -48,7 +49,7 @@ def list_page(event: Event, submission: Submission) -> bytes:
         context = list_context(checked.snapshot, checked.data, checked.verdict, events.pack_versions(event))
         context["roster"] = replace(checked.snapshot, name=f"{submission.player}: {checked.snapshot.name}")
         context["fingerprint"] = submission.fingerprint  # the list as submitted, as the player's own print shows
-        pdf = _render(render_to_string("cards/list.html", context))
+        pdf = render_pdf(render_to_string("cards/list.html", context))
         cache.set(key, pdf, CACHE_SECONDS)
     return pdf
 
@@ -57,7 +58,7 @@ def pack_pdf(event: Event, submissions: list[Submission], rows: list[dict]) -> b
     from pypdf import PdfWriter
 
     writer = PdfWriter()
-    cover = _render(render_to_string("lists/event_pack_cover.html", {"event": event, "rows": rows}))
+    cover = render_pdf(render_to_string("lists/event_pack_cover.html", {"event": event, "rows": rows}))
     for pdf in [cover, *(list_page(event, submission) for submission in submissions)]:
         writer.append(io.BytesIO(pdf))
     out = io.BytesIO()

@@ -335,7 +335,7 @@ def bench_card_cache() -> None:
                 cold_ms.append(timed(cold, run))
                 if in_one_process:
                     one_process_ms.append(timed(one_process, run + runs))
-                    weasy_ms.append(timed(lambda run: cards._render(html, cards=True), run))
+                    weasy_ms.append(timed(lambda run: cards.render_pdf(html, cards=True), run))
                 if chromium:
                     chromium_ms.append(chromium())
         median = statistics.median

@@ -605,7 +605,7 @@ def test_a_card_prints_its_title_whichever_parser_reads_its_markup(title):
     header = cards.Block("header", {"title": title, "points": 40, "count": 1, "subtitle": "Infantry"})
     card = cards.Card(title=title, points=40, count=1, labels=[], blocks=[header])
 
-    pdf = cards._render(cards.cards_html([card], Layout()), cards=True)
+    pdf = cards.render_pdf(cards.cards_html([card], Layout()), cards=True)
 
     # (The control character prints as the font's blank glyph, and makes the text come out in two-byte codes.)
     printed = re.sub(r"[\x00-\x1f]+", "", pdf_pages(pdf)[0])

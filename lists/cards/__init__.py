@@ -33,9 +33,9 @@ from lists.cards.renderer import (
     _boxes,
     _lay_out,
     _make_fetcher,
-    _render,
     _templates_digest,
     cards_html,
+    render_pdf,
     warm_up,
 )
 
@@ -74,6 +74,6 @@ __all__ = [
     "_first_pass",
     "_lay_out",
     "_make_fetcher",
-    "_render",
+    "render_pdf",
     "_templates_digest",
 ]

@@ -15,7 +15,7 @@ from lists import helpers
 from lists.cards.layout import CACHE_SECONDS, LIST_VARIANT, Group, Layout
 from lists.cards.list_summary import list_context
 from lists.cards.packing import _body_key, _first_pass, card_groups
-from lists.cards.renderer import _lay_out, _render, _templates_digest
+from lists.cards.renderer import _lay_out, _templates_digest, render_pdf
 from lists.fingerprint import pdf_cache_key
 from lists.loading import GameData
 from lists.snapshot import RosterSnapshot
@@ -274,6 +274,6 @@ def cards_pdf(roster: RosterSnapshot, data: GameData, layout: Layout = DEFAULT_L
 def list_pdf(roster: RosterSnapshot, data: GameData, verdict: Verdict, pack_versions: list[tuple[str, str]]) -> bytes:
     def build() -> bytes:
         html = render_to_string("cards/list.html", list_context(roster, data, verdict, pack_versions))
-        return _render(html)
+        return render_pdf(html)
 
     return _cached("list", roster, data, Layout(), build)

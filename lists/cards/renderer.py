@@ -90,7 +90,8 @@ def warm_up() -> None:
         _templates_digest(kind)
 
 
-def _render(html: str, *, cards: bool = False) -> bytes:
+def render_pdf(html: str, *, cards: bool = False) -> bytes:
+    """A PDF of the HTML, with the app's fonts and stylesheet, fetching nothing from outside."""
     from weasyprint import HTML
 
     css, fonts = _stylesheet()
