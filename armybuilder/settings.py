@@ -209,3 +209,4 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["mask_secrets"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
 }
+UNIT_ADD_RATE = os.environ.get("ARMYBUILDER_UNIT_ADD_RATE", "120/m")  # units added or duplicated, per client address
