@@ -33,7 +33,7 @@ from django_ratelimit.decorators import ratelimit
 
 from lists import models, tasks
 from lists.cards import Layout, house_rule_rows, pdf_key, roster_text, unit_blocks
-from lists.fingerprint import fingerprint, issue, normalise
+from lists.fingerprint import issue, normalise
 from lists.forms import ForceForm, SettingsForm, StartForm, UnitForm, is_single_option
 from lists.loading import GameData, game_data, house_rule_info, priced_house_rules, roster_snapshot, roster_units
 from lists.pricing import (
@@ -83,7 +83,7 @@ def too_many_requests(request: HttpRequest, exception) -> HttpResponse:
         "lists/problems.html",
         {
             "title": "Too many requests",
-            "problems": ["You have made many rosters or PDFs in a short time. Please wait a minute and try again."],
+            "problems": ["You have sent many requests of this kind in a short time. Please wait a minute and try again."],
         },
         status=429,
     )
@@ -708,25 +708,23 @@ def text(request: HttpRequest, share_id: str) -> HttpResponse:
     return _download(roster_text(snapshot, data, verdict), "text/plain; charset=utf-8", download_name(roster, ".txt"))
 
 
+def _verify_rate(group, request) -> str:
+    return settings.VERIFY_RATE
+
+
 @require_GET
+@ratelimit(key="ip", rate=_verify_rate, method="GET", group="verify", block=True)
 def verify(request: HttpRequest, code: str = "") -> HttpResponse:
-    """What a fingerprint stands for: the roster, its verdict and points when the fingerprint was issued."""
+    """What a fingerprint stands for: the verdict, points and units it was issued for (never a link to a roster)."""
     typed = code or request.GET.get("fingerprint", "")
     printed = normalise(typed) if typed else None
     if printed and printed != code:
         return redirect("lists:verify", code=printed)
-    record = (
-        models.IssuedFingerprint.objects.select_related("roster__system").filter(fingerprint=printed).first()
-        if printed
-        else None
-    )
-    unchanged = False
-    if record is not None:
-        unchanged = fingerprint(roster_snapshot(record.roster), game_data(record.roster.system)) == printed
+    record = models.IssuedFingerprint.objects.filter(fingerprint=printed).first() if printed else None
     response = render(
         request,
         "lists/verify.html",
-        {"typed": typed, "record": record, "unchanged": unchanged},
+        {"typed": typed, "record": record},
         status=404 if typed and record is None else 200,
     )
     response["X-Robots-Tag"] = "noindex, nofollow"
