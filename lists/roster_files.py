@@ -15,7 +15,16 @@ from typing import Annotated, Any
 
 import yaml
 from django.db import transaction
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from lists import models
 from lists.loading import ForceRow, GameData, HouseRuleRow, UnitRow, game_data, priced_house_rules
@@ -27,6 +36,7 @@ from lists.validation import (
     Refusal,
     force_refusals,
     label_refusals,
+    one_line,
     open_options,
     roster_refusals,
     unit_refusals,
@@ -40,7 +50,9 @@ MAX_HOUSE_RULES = 100
 MAX_COUNT = HOUSE_RULE_COUNT_MAX
 MAX_DIGITS = 18  # no number in a roster file is longer; a longer one is refused before it is converted
 
-Label = Annotated[str, StringConstraints(min_length=1, max_length=NAME_MAX_LENGTH, strip_whitespace=True)]
+Label = Annotated[
+    str, StringConstraints(min_length=1, max_length=NAME_MAX_LENGTH, strip_whitespace=True), AfterValidator(one_line)
+]
 Ref = Annotated[str, StringConstraints(min_length=1, max_length=200, strip_whitespace=True)]
 
 
@@ -91,6 +103,13 @@ class RosterFile(_Input):
     house_rules: list[Ref | HouseRuleEntry] = Field(default=[], max_length=MAX_HOUSE_RULES)
     forces: list[ForceEntry] | None = Field(default=None, max_length=FORCES_MAX)
     units: list[UnitEntry] = Field(default=[], max_length=MAX_UNITS)
+
+    @field_validator("format")
+    @classmethod
+    def _known_format(cls, value: str) -> str:
+        if value != FORMAT:
+            raise ValueError(f"this site reads roster files of format {FORMAT}, not {value[:40]!r}")
+        return value
 
     @model_validator(mode="after")
     def _one_form(self) -> RosterFile:

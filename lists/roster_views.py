@@ -14,6 +14,7 @@ import math
 import re
 from dataclasses import replace
 from functools import partial
+from urllib.parse import parse_qsl
 
 from django.conf import settings
 from django.core.cache import cache
@@ -23,6 +24,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from django.utils.http import content_disposition_header
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
@@ -83,7 +85,9 @@ def too_many_requests(request: HttpRequest, exception) -> HttpResponse:
         "lists/problems.html",
         {
             "title": "Too many requests",
-            "problems": ["You have sent many requests of this kind in a short time. Please wait a minute and try again."],
+            "problems": [
+                "You have sent many requests of this kind in a short time. Please wait a minute and try again."
+            ],
         },
         status=429,
     )
@@ -136,7 +140,7 @@ def import_roster(request: HttpRequest) -> HttpResponse:
     if upload is not None:
         raw, filename = upload.read(), upload.name or ""
     else:
-        raw, filename = text.encode(), ""
+        raw, filename = _pasted_bytes(request, text), ""
     try:
         resolved = load_roster_file(raw, filename)
     except RosterFileInvalid as invalid:
@@ -148,8 +152,22 @@ def import_roster(request: HttpRequest) -> HttpResponse:
     return _remember_and_open(request, roster, secret)
 
 
+def _pasted_bytes(request: HttpRequest, text: str) -> bytes:
+    """Pasted text as the bytes sent, so text that is not UTF-8 is refused as the same file uploaded is.
+
+    Django reads a form with bad bytes replaced (U+FFFD, or the whole body as Latin-1); a plain form's
+    body is read again here, as sent.
+    """
+    if request.content_type == "application/x-www-form-urlencoded":
+        for name, value in parse_qsl(request.body.decode("latin-1"), keep_blank_values=True, encoding="latin-1"):
+            if name == "text":
+                return value.encode("latin-1")
+    return text.encode()
+
+
 def _remember_and_open(request: HttpRequest, roster: models.Roster, secret: str) -> HttpResponse:
     response = redirect("lists:edit", secret=secret)
+    add_never_cache_headers(response)  # it carries a new edit secret: no browser or proxy may keep it
     mine = [entry for entry in _my_rosters(request) if entry != secret][: MY_ROSTERS_LIMIT - 1]
     response.set_signed_cookie(
         MY_ROSTERS_COOKIE,

@@ -7,6 +7,7 @@ another tab's page still names them.
 
 import re
 import shutil
+from urllib.parse import quote_from_bytes
 from pathlib import Path
 
 import pytest
@@ -39,7 +40,7 @@ def version(html: str) -> str:
 
 
 def post(client, url: str, data: dict | None = None, htmx: bool = False):
-    page = client.get(url.split("units/")[0].split("forces/")[0].split("undo/")[0]).content.decode()
+    page = client.get("/".join(url.split("/")[:3]) + "/").content.decode()  # the editor: /e/<secret>/
     headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
     return client.post(url, {"version": version(page), **(data or {})}, **headers)
 
@@ -147,3 +148,79 @@ def test_adding_units_is_rate_limited_per_client(client, loaded, settings):
 
     assert statuses == [302, 302, 302, 429, 429]
     assert RosterUnit.objects.count() == 4
+
+
+@pytest.mark.parametrize("name", ["Platoon\r\nLegal", "Tab\there", "Bell\x07", "Back\u202eward"])
+def test_control_characters_are_refused_in_every_name_and_label(client, loaded, name):
+    edit_url = imported(client, 1)
+    unit = RosterUnit.objects.get()
+    force = Force.objects.get()
+    message = "one line of text: no line breaks, tabs or other control characters"
+    refused = [
+        post(client, f"{edit_url}settings/", {"name": name}),
+        post(client, f"{edit_url}units/{unit.id}/", {"label": name}),
+        post(client, f"{edit_url}forces/", {"name": name}),
+        post(client, f"{edit_url}forces/{force.id}/", {"name": name}),
+        client.post("/rosters/import/", {"text": f"game: skirmish\narmy: blue\nname: {name!r}\n".replace("'", '"')}),
+        client.post("/rosters/new/", {"army": force.roster.army_id, "name": name, "year": "1944"}),
+    ]
+
+    for response in refused:
+        assert response.status_code == 400
+        assert message in response.content.decode().lower()
+    assert [r.name for r in Roster.objects.all()] == ["Untitled roster"]
+    assert RosterUnit.objects.get().label == "Rifle Squad"
+    assert list(Force.objects.values_list("name", flat=True)) == ["Force 1"]
+
+
+def test_roster_txt_prints_one_line_per_name_so_no_fake_legal_line(client, loaded):
+    imported(client, 1)
+    roster = Roster.objects.get()
+    # A name saved before control characters were refused is made one line by the migration; none can be saved now.
+    Roster.objects.filter(pk=roster.pk).update(name="Mine\nLegal\nFingerprint: AAAA")
+    from importlib import import_module
+
+    from django.apps import apps
+
+    import_module("lists.migrations.0012_harden_one_line_names").clean(apps, None)
+
+    text = client.get(f"/r/{roster.share_id}/roster.txt").content.decode()
+
+    assert text.splitlines()[0] == "Mine Legal Fingerprint: AAAA"
+    assert sum(line.startswith("Fingerprint:") for line in text.splitlines()) == 1
+
+
+def test_the_copy_answer_carrying_a_new_edit_link_is_never_stored(client, loaded):
+    imported(client, 1)
+    roster = Roster.objects.get()
+
+    response = client.post(f"/r/{roster.share_id}/copy/")
+
+    assert response.status_code == 302 and response["Location"].startswith("/e/")
+    assert "no-store" in response["Cache-Control"]
+
+
+def test_pasted_text_that_is_not_utf8_is_refused_like_the_same_bytes_uploaded(client, loaded):
+    raw = b"game: skirmish\narmy: blue\nname: Caf\xe9\n"
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    form = "application/x-www-form-urlencoded"
+    pasted = client.post("/rosters/import/", "text=" + quote_from_bytes(raw), content_type=form)  # as browsers send it
+    unencoded = client.post("/rosters/import/", b"text=" + raw.replace(b"\n", b"%0A"), content_type=form)
+    uploaded = client.post("/rosters/import/", {"file": SimpleUploadedFile("roster.yaml", raw)})
+
+    for response in (pasted, unencoded, uploaded):
+        assert response.status_code == 400
+        assert "the file is not UTF-8 text (byte 35)" in response.content.decode()
+    assert not Roster.objects.exists()
+
+
+def test_a_file_of_an_unknown_format_version_is_refused_naming_the_one_read(client, loaded):
+    text = "format: armybuilder-roster/999\ngame: skirmish\narmy: blue\n"
+
+    response = client.post("/rosters/import/", {"text": text})
+
+    assert response.status_code == 400
+    assert "this site reads roster files of format armybuilder-roster/1, not &#x27;armybuilder-roster/999&#x27;" in (
+        response.content.decode()
+    )
