@@ -98,3 +98,24 @@ def test_slow_clients_dripping_headers_do_not_hold_every_worker(server):
     finally:
         for slow in dripping:
             slow.close()
+
+
+def test_the_deploy_check_passes_behind_a_proxy_that_redirects_to_https(tmp_path):
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL"))},
+        "DJANGO_SETTINGS_MODULE": "armybuilder.settings",
+        "DJANGO_SECRET_KEY": "deploy-check-only-key-0123456789-abcdefghijklmnopqrstuvwxyz-ABCDEFG",
+        "DJANGO_ALLOWED_HOSTS": "lists.example.org",
+        "DJANGO_SECURE_SSL_REDIRECT": "0",
+        "DJANGO_SQLITE_PATH": str(tmp_path / "db.sqlite3"),
+        "ARMYBUILDER_CACHE_DIR": str(tmp_path / "cache"),
+    }
+    command = [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"]
+
+    unsaid = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+    said = subprocess.run(
+        command, cwd=ROOT, env={**env, "DJANGO_PROXY_REDIRECTS_TO_HTTPS": "1"}, capture_output=True, text=True
+    )
+
+    assert unsaid.returncode != 0 and "security.W008" in unsaid.stderr  # no redirect anywhere is still refused
+    assert said.returncode == 0, said.stderr
