@@ -1,12 +1,16 @@
 """The production server (gunicorn with armybuilder/gunicorn.py) against hostile visitors:
 slow clients cannot hold every worker, and no edit secret reaches its access log however the path is encoded."""
 
+import http.cookiejar
 import os
+import re
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -14,6 +18,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SECRET = "Zq8v3xYpW1sFhK0mL2nB4cD6eG8iJ9oA7tR5uE3wQ1y"
+ROSTER_SECRET = "Kw2oR4tY6uI8pA0sD2fG4hJ6kL8zX0cV2bN4mQ6wE8r"
+SAVE_ROSTER = f"""
+import django
+django.setup()
+from lists.roster_files import load_roster_file, save_new_roster
+from lists.sharing import hash_secret
+text = "game: skirmish\\narmy: blue\\nunits:\\n" + "  - {{unit: rifle-squad}}\\n" * 4
+save_new_roster(load_roster_file(text.encode()), "torn-reads", hash_secret("{ROSTER_SECRET}"))
+"""
 
 
 def free_port() -> int:
@@ -38,8 +51,13 @@ def server(tmp_path_factory):
         "ARMYBUILDER_CACHE_DIR": str(folder / "cache"),
         "ARMYBUILDER_BIND": f"127.0.0.1:{port}",
         "ARMYBUILDER_ACCESS_LOG": str(folder / "access.log"),
+        "ARMYBUILDER_PACKS_DIR": str(ROOT / "tests" / "fixtures" / "packs"),
+        "ARMYBUILDER_UNIT_ADD_RATE": "10000/m",
     }
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    subprocess.run([sys.executable, "manage.py", "loadpacks"], cwd=ROOT, env=env, check=True, capture_output=True)
+    # A roster of four units whose edit secret the tests know (only its hash is saved).
+    subprocess.run([sys.executable, "-c", SAVE_ROSTER], cwd=ROOT, env=env, check=True)
     process = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-c", "armybuilder/gunicorn.py", "armybuilder.wsgi"],
         cwd=ROOT,
@@ -119,3 +137,66 @@ def test_the_deploy_check_passes_behind_a_proxy_that_redirects_to_https(tmp_path
 
     assert unsaid.returncode != 0 and "security.W008" in unsaid.stderr  # no redirect anywhere is still refused
     assert said.returncode == 0, said.stderr
+
+
+class Browser:
+    """One visitor: its own cookies (the CSRF token), posting forms as the editor page gives them."""
+
+    def __init__(self, base: str):
+        self.base = base
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+
+    def get(self, path: str) -> tuple[int, str]:
+        try:
+            with self.opener.open(f"{self.base}{path}", timeout=30) as answer:
+                return answer.status, answer.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode()
+
+    def post(self, path: str, page: str, **fields) -> int:
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+        version = re.search(r'name="version" value="(\d+)"', page).group(1)
+        body = urllib.parse.urlencode({"csrfmiddlewaretoken": token, "version": version, **fields}).encode()
+        request = urllib.request.Request(f"{self.base}{path}", data=body, headers={"HX-Request": "true"})
+        try:
+            with self.opener.open(request, timeout=30) as answer:
+                return answer.status
+        except urllib.error.HTTPError as error:
+            return error.code
+
+
+def test_reads_during_concurrent_edits_never_fail_and_stale_edits_never_get_not_found(server):
+    base, _ = server
+    edit = f"/e/{ROSTER_SECRET}/"
+    statuses: list[int] = []
+    stop = threading.Event()
+
+    def writer():
+        browser = Browser(base)
+        while not stop.is_set():
+            status, page = browser.get(edit)
+            statuses.append(status)
+            ids = re.findall(r'action="/e/[^/]+/units/(\d+)/duplicate/"', page)
+            if len(ids) < 8:
+                statuses.append(browser.post(f"{edit}units/{ids[-1]}/duplicate/", page))
+            else:
+                statuses.append(browser.post(f"{edit}units/{ids[-1]}/remove/", page))
+                statuses.append(browser.post(f"{edit}undo/", page) if len(ids) % 2 else 200)
+
+    def reader():
+        browser = Browser(base)
+        while not stop.is_set():
+            for path in ("/r/torn-reads/roster.json", "/r/torn-reads/roster.txt", "/r/torn-reads/", edit):
+                statuses.append(browser.get(path)[0])
+
+    threads = [threading.Thread(target=job) for job in (writer, writer, reader, reader)]
+    for thread in threads:
+        thread.start()
+    time.sleep(15)
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=60)
+
+    assert len(statuses) > 50
+    assert 500 not in statuses and 404 not in statuses, sorted(set(statuses))
+    assert set(statuses) <= {200, 409, 400}
