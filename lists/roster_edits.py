@@ -117,21 +117,28 @@ def save_in_place(roster: models.Roster, resolved: ResolvedRoster, draft: Draft)
     roster.house_rules.all().delete()
     models.RosterUnitOption.objects.filter(roster_unit__roster=roster).delete()
     roster.units.exclude(id__in=list(saved)).delete()
-    rows = []
+    rows, changed = [], []
     for index, (unit, unit_id) in enumerate(zip(resolved.units, kept_ids, strict=True)):
         row = saved.get(unit_id) or models.RosterUnit(roster=roster)
+        before = _unit_values(row)
         row.force, row.unit_type_id, row.position, row.label = forces[unit.force], unit.unit_type_id, index, unit.label
         row.quality_id, row.size, row.officer_rank_id = unit.quality_id, unit.size, unit.rank_id
-        row.hero_points, row.transport = unit.hero_points, None
+        row.hero_points = unit.hero_points
         rows.append(row)
-    fields = ["force", "unit_type", "position", "label", "quality", "size", "officer_rank", "hero_points", "transport"]
-    models.RosterUnit.objects.bulk_update([row for row in rows if row.pk], fields)
+        if row.pk and _unit_values(row) != before:  # only what changed is written: an edit touches one or two units
+            changed.append(row)
+    fields = ["force", "unit_type", "position", "label", "quality", "size", "officer_rank", "hero_points"]
+    models.RosterUnit.objects.bulk_update(changed, fields)
     models.RosterUnit.objects.bulk_create([row for row in rows if not row.pk])
     for entry, row in zip(entries, rows, strict=True):
         draft.ids[id(entry)] = row.id
+    carried = []
     for unit, row in zip(resolved.units, rows, strict=True):
-        row.transport = rows[unit.transport] if unit.transport is not None else None
-    models.RosterUnit.objects.bulk_update([row for row in rows if row.transport is not None], ["transport"])
+        transport_id = rows[unit.transport].id if unit.transport is not None else None
+        if row.transport_id != transport_id:
+            row.transport_id = transport_id
+            carried.append(row)
+    models.RosterUnit.objects.bulk_update(carried, ["transport"])
     roster.forces.exclude(id__in=[force.id for force in forces]).delete()
     models.RosterUnitOption.objects.bulk_create(
         models.RosterUnitOption(roster_unit=row, option_id=option_id, count=count)
@@ -143,6 +150,13 @@ def save_in_place(roster: models.Roster, resolved: ResolvedRoster, draft: Draft)
             roster=roster, rule=row.rule, unit=rows[row.unit] if row.unit is not None else None, count=row.count
         )
         for row in resolved.house_rules
+    )
+
+
+def _unit_values(row: models.RosterUnit) -> tuple:
+    return (
+        *(row.force_id, row.unit_type_id, row.position, row.label),
+        *(row.quality_id, row.size, row.officer_rank_id, row.hero_points),
     )
 
 

@@ -142,7 +142,7 @@ class Problem:
     line: int | None = None
 
     def __str__(self) -> str:
-        where = f"line {self.line}, {self.path}" if self.line else self.path
+        where = ", ".join(part for part in (f"line {self.line}" if self.line else "", self.path) if part)
         return f"{where}: {self.message}" if where else self.message
 
 
@@ -206,20 +206,36 @@ class _SafeLoader(_Parser):
 _NUMBER_TAGS = {"tag:yaml.org,2002:int", "tag:yaml.org,2002:float"}
 
 
+MAX_KEYS = 200  # no mapping of a roster file has near as many keys (settings have a few dozen at most)
+MAX_ITEMS = 1000  # nor any list as many items (400 units, 100 house rules)
+
+
 def _check_events(text: str) -> None:
-    """Refuse aliases and nesting deeper than MAX_DEPTH, in one pass over the parser's events."""
-    depth = 0
+    """Refuse aliases, nesting deeper than MAX_DEPTH and oversized mappings or lists, in one pass over the events.
+
+    A file refused here costs the parser's time alone, not the composing and checking of every node.
+    """
+    sizes: list[list] = []  # for each open mapping or list: [is a mapping, nodes so far, its start mark]
     for event in yaml.parse(text, Loader=_Parser):
         if isinstance(event, yaml.AliasEvent):
             raise yaml.composer.ComposerError(None, None, "aliases (*name) are not allowed", event.start_mark)
+        if isinstance(event, yaml.MappingEndEvent | yaml.SequenceEndEvent):
+            sizes.pop()
+            continue
+        if not isinstance(event, yaml.NodeEvent):
+            continue
+        if sizes:
+            sizes[-1][1] += 1
+            mapping, nodes, mark = sizes[-1]
+            if (mapping and nodes > 2 * MAX_KEYS) or (not mapping and nodes > MAX_ITEMS):
+                what = f"more than {MAX_KEYS} keys" if mapping else f"more than {MAX_ITEMS} items"
+                raise yaml.composer.ComposerError(None, None, f"a {'mapping' if mapping else 'list'} of {what}", mark)
         if isinstance(event, yaml.MappingStartEvent | yaml.SequenceStartEvent):
-            depth += 1
-            if depth > MAX_DEPTH:
+            sizes.append([isinstance(event, yaml.MappingStartEvent), 0, event.start_mark])
+            if len(sizes) > MAX_DEPTH:
                 raise yaml.composer.ComposerError(
                     None, None, f"nested more than {MAX_DEPTH} levels deep", event.start_mark
                 )
-        elif isinstance(event, yaml.MappingEndEvent | yaml.SequenceEndEvent):
-            depth -= 1
 
 
 # Plain dates and times are read as text: drop the resolver that would make them timestamps.

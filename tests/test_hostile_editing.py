@@ -7,8 +7,8 @@ another tab's page still names them.
 
 import re
 import shutil
-from urllib.parse import quote_from_bytes
 from pathlib import Path
+from urllib.parse import quote_from_bytes
 
 import pytest
 
@@ -45,15 +45,26 @@ def post(client, url: str, data: dict | None = None, htmx: bool = False):
     return client.post(url, {"version": version(page), **(data or {})}, **headers)
 
 
-def test_a_yaml_file_of_45000_unknown_keys_is_refused_with_its_first_problems_located(client, loaded):
+def test_a_yaml_file_of_45000_unknown_keys_is_refused_at_its_first_oversized_mapping(client, loaded):
     text = "game: skirmish\narmy: blue\n" + "".join(f"k{i}: 1\n" for i in range(45_000))
+
+    response = client.post("/rosters/import/", {"text": text})
+
+    assert response.status_code == 400
+    assert "line 1: not valid YAML: a mapping of more than 200 keys" in response.content.decode()
+    assert not Roster.objects.exists()
+
+
+def test_45000_unknown_keys_spread_over_units_are_refused_with_their_first_problems_located(client, loaded):
+    unit = "  - {unit: rifle-squad, " + ", ".join(f"k{i}: 1" for i in range(199)) + "}\n"
+    text = "game: skirmish\narmy: blue\nunits:\n" + unit * 226
 
     response = client.post("/rosters/import/", {"text": text})
 
     page = response.content.decode()
     assert response.status_code == 400
-    assert "line 3, k0: Extra inputs are not permitted" in page
-    assert "and 44,950 more problems" in page
+    assert "line 4, units.0.k0: Extra inputs are not permitted" in page
+    assert "and 44,924 more problems; fix these first" in page
     assert len(page) < len(text) + 50_000  # the text comes back to fix, with 50 problems, not 45,000
     assert not Roster.objects.exists()
 

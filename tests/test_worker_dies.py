@@ -15,6 +15,7 @@ from django.test import override_settings
 from django.utils import timezone
 
 from lists.models import Roster
+from tests.test_with_worker import redis_url  # noqa: F401 - the fixture: a Redis server of the test's own
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = (ROOT / "examples" / "bolt-action-2e.yaml").read_text()
@@ -70,7 +71,8 @@ def wait_for(check, seconds: float = 60):
     return None
 
 
-def test_a_killed_worker_is_started_again_and_the_server_keeps_running(tmp_path):
+@pytest.mark.parametrize("queue", ["database", "redis"])
+def test_a_killed_worker_is_started_again_and_the_server_keeps_running(tmp_path, request, queue):
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL"))},
         "DJANGO_SETTINGS_MODULE": "armybuilder.settings",
@@ -78,13 +80,16 @@ def test_a_killed_worker_is_started_again_and_the_server_keeps_running(tmp_path)
         "DJANGO_SQLITE_PATH": str(tmp_path / "db.sqlite3"),
         "ARMYBUILDER_CACHE_DIR": str(tmp_path / "cache"),
     }
+    if queue == "redis":
+        env["REDIS_URL"] = request.getfixturevalue("redis_url")
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
     server = [sys.executable, "-c", "import time; time.sleep(300)"]  # stands in for gunicorn
     supervisor = subprocess.Popen([sys.executable, "scripts/with_worker.py", *server], cwd=ROOT, env=env)
     try:
 
         def worker():
-            return [pid for pid, command in children(supervisor.pid).items() if "db_worker" in command]
+            name = "rqworker" if queue == "redis" else "db_worker"
+            return [pid for pid, command in children(supervisor.pid).items() if name in command]
 
         first = wait_for(worker)
         assert first, "no worker was started"
