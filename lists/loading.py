@@ -542,6 +542,10 @@ def one_state():
         yield
         return
     if connection.vendor == "sqlite":
+        connection.ensure_connection()
+        if connection.connection.in_transaction:  # inside one_state() already: its read transaction holds
+            yield
+            return
         # Django's atomic() would BEGIN IMMEDIATE (settings.py) and so queue behind writers: a read needs no lock.
         with connection.cursor() as cursor:
             cursor.execute("BEGIN DEFERRED")

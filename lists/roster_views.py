@@ -37,7 +37,15 @@ from lists import models, tasks
 from lists.cards import Layout, house_rule_rows, pdf_key, roster_text, unit_blocks
 from lists.fingerprint import issue, normalise
 from lists.forms import ForceForm, SettingsForm, StartForm, UnitForm, is_single_option
-from lists.loading import GameData, game_data, house_rule_info, priced_house_rules, roster_snapshot, roster_units
+from lists.loading import (
+    GameData,
+    game_data,
+    house_rule_info,
+    one_state,
+    priced_house_rules,
+    roster_snapshot,
+    roster_units,
+)
 from lists.pricing import (
     house_rule_lines,
     house_rule_points,
@@ -231,12 +239,13 @@ def editor_context(
 
     `picker_force` is the id of the force the unit picker adds to (else the first force).
     """
-    units = list(roster_units(roster))
-    snapshot = roster_snapshot(roster, units)
+    with one_state():  # units and forces of the same moment, whatever is saved meanwhile
+        units = list(roster_units(roster))
+        snapshot = roster_snapshot(roster, units)
+        force_rows = list(roster.forces.all())
     verdict = judge(snapshot)
     data = game_data(roster.system)
     priced = list(priced_house_rules()) if secret else []
-    force_rows = list(roster.forces.all())
     rows = _unit_rows(snapshot, verdict, units, data, secret, unit_forms or {}, priced, force_rows)
     labels = {row["id"]: row["choice"].label for row in rows}
     picked = next((f for f in force_rows if f.id == picker_force), force_rows[0] if force_rows else None)
