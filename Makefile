@@ -57,4 +57,5 @@ test-postgres: install-dev
 bench: install-dev
 	bash scripts/install-system-packages.sh bench
 	$(DEV) $(BIN)/python scripts/bench.py
+	$(BIN)/python scripts/bench_input.py
 	$(BIN)/python scripts/load.py

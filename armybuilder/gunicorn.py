@@ -6,8 +6,13 @@ from gunicorn.glogging import Logger
 
 bind = os.environ.get("ARMYBUILDER_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("ARMYBUILDER_WORKERS", "2"))
-threads = int(os.environ.get("ARMYBUILDER_THREADS", "1"))
+# Threads, so a slow client holds one thread, not a whole worker: a request's headers are read by a thread
+# once its first byte arrives (put a buffering proxy in front, see README, so only whole requests get here).
+worker_class = "gthread"
+threads = int(os.environ.get("ARMYBUILDER_THREADS", "16"))
 timeout = 30  # PDFs render in the background worker: no web request is slow
+keepalive = 5  # an idle kept-alive connection waits on the poller, not in a thread, and is closed after this
+graceful_timeout = 20
 accesslog = os.environ.get("ARMYBUILDER_ACCESS_LOG") or None
 preload_app = True  # load Django once, then fork the workers
 

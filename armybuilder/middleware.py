@@ -11,6 +11,7 @@ from __future__ import annotations
 import ipaddress
 import logging
 import re
+from urllib.parse import unquote
 
 from django.conf import settings
 from django.shortcuts import render
@@ -23,7 +24,19 @@ EDIT_SECRET = re.compile(r"/(e|events/o)/[^/?#\s\"']+")
 
 
 def mask_edit_secrets(text: str) -> str:
-    """The text with every edit or organiser's secret (/e/<secret>/, /events/o/<secret>/) replaced by a placeholder."""
+    """The text with every edit or organiser's secret (/e/<secret>/, /events/o/<secret>/) replaced by a
+    placeholder.
+
+    A path percent-encoded (`/%65/<secret>/`, `/e%2F<secret>/`) opens the editor too: such text is
+    decoded first (as often as it was encoded), so the secret is found however it was written.
+    """
+    for _ in range(5):
+        if "%" not in text:
+            break
+        decoded = unquote(text)
+        if decoded == text:
+            break
+        text = decoded
     return EDIT_SECRET.sub(lambda match: f"/{match.group(1)}/[secret]", text)
 
 

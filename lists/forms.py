@@ -25,6 +25,7 @@ from lists.validation import (
     Refusal,
     house_rule_refusals,
     label_refusals,
+    one_line,
     open_options,
     open_qualities,
     option_max,
@@ -32,6 +33,14 @@ from lists.validation import (
     setting_choices,
     unit_refusals,
 )
+
+
+def one_line_text(value: str) -> None:
+    """A form's name or label: one line of text (see validation.one_line)."""
+    try:
+        one_line(value)
+    except ValueError as problem:
+        raise forms.ValidationError(str(problem).capitalize() + ".") from None
 
 
 def _number(low: int, high: int, **attrs) -> forms.IntegerField:
@@ -61,7 +70,7 @@ class StartForm(_JudgedForm):
         queryset=models.Army.objects.filter(system__kind="game").select_related("system"),
         error_messages={"required": "Pick a game and an army.", "invalid_choice": "Pick a game and an army."},
     )
-    name = forms.CharField(required=False, max_length=NAME_MAX_LENGTH)
+    name = forms.CharField(required=False, max_length=NAME_MAX_LENGTH, validators=[one_line_text])
     points_limit = _number(0, POINTS_LIMIT_MAX, placeholder="no limit")
     year = _number(YEAR_MIN, YEAR_MAX)
     period = forms.CharField(required=False, widget=forms.Select)
@@ -83,7 +92,7 @@ class StartForm(_JudgedForm):
 class SettingsForm(_JudgedForm):
     """A roster's name, limit, year or period, game settings and house rules (each force has its organisation)."""
 
-    name = forms.CharField(required=False, max_length=NAME_MAX_LENGTH)
+    name = forms.CharField(required=False, max_length=NAME_MAX_LENGTH, validators=[one_line_text])
     points_limit = _number(0, POINTS_LIMIT_MAX, placeholder="no limit")
     year = _number(YEAR_MIN, YEAR_MAX)
     period = forms.CharField(required=False)
@@ -141,7 +150,7 @@ class ForceForm(_JudgedForm):
     with the whole roster, by the same check as a roster file's forces.
     """
 
-    name = forms.CharField(required=False, max_length=NAME_MAX_LENGTH, label="Name")
+    name = forms.CharField(required=False, max_length=NAME_MAX_LENGTH, validators=[one_line_text], label="Name")
     organisation = forms.TypedChoiceField(required=False, coerce=int, empty_value=None, label="Organisation")
 
     def __init__(self, *args, data_for: GameData, army_id: int, **kwargs):
@@ -158,7 +167,7 @@ class UnitForm(_JudgedForm):
     labels, error messages and the focus after a live update find their field.
     """
 
-    label = forms.CharField(required=False, max_length=NAME_MAX_LENGTH)
+    label = forms.CharField(required=False, max_length=NAME_MAX_LENGTH, validators=[one_line_text])
     quality = forms.CharField(required=False, widget=forms.Select)
     size = _number(SIZE_MIN, SIZE_MAX)
     officer_rank = forms.CharField(required=False, widget=forms.Select)

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from django.db import connection, transaction
 from django.db.models import Prefetch
 
 from lists import models
@@ -566,12 +568,49 @@ def _build_game_data(system: models.GameSystem) -> GameData:
     return data
 
 
+@contextmanager
+def one_state():
+    """The queries inside read one committed state of the database, whatever is saved meanwhile.
+
+    SQLite: one deferred (read) transaction, which in WAL mode never waits for a
+    writer; PostgreSQL: a repeatable-read transaction. Inside a transaction already: that one.
+    """
+    if connection.in_atomic_block:
+        yield
+        return
+    if connection.vendor == "sqlite":
+        connection.ensure_connection()
+        if connection.connection.in_transaction:  # inside one_state() already: its read transaction holds
+            yield
+            return
+        # Django's atomic() would BEGIN IMMEDIATE (settings.py) and so queue behind writers: a read needs no lock.
+        with connection.cursor() as cursor:
+            cursor.execute("BEGIN DEFERRED")
+        try:
+            yield
+        finally:
+            with connection.cursor() as cursor:
+                cursor.execute("COMMIT")
+        return
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        yield
+
+
 def roster_snapshot(roster: models.Roster, units: list[models.RosterUnit] | None = None) -> RosterSnapshot:
-    """The snapshot of a saved roster; `units` may be given already loaded (with chosen_options)."""
+    """The snapshot of a saved roster; `units` may be given already loaded (with chosen_options), in one_state()."""
+    with one_state():
+        if units is None:
+            units = list(roster_units(roster))
+        forces = list(roster.forces.all())
+        house_rules = list(roster.house_rules.select_related("rule__system"))
+    return _snapshot_of(roster, units, forces, house_rules)
+
+
+def _snapshot_of(roster, units, forces, house_rules) -> RosterSnapshot:
     data = game_data(roster.system)
-    if units is None:
-        units = list(roster_units(roster))
-    forces = list(roster.forces.all())
     force_positions = {force.id: index for index, force in enumerate(forces)}
     positions = {unit.id: index for index, unit in enumerate(units)}
     rows = [
@@ -599,7 +638,7 @@ def roster_snapshot(roster: models.Roster, units: list[models.RosterUnit] | None
         units=rows,
         house_rules=[
             HouseRuleRow(bought.rule, bought.count, positions.get(bought.unit_id) if bought.unit_id else None)
-            for bought in roster.house_rules.select_related("rule__system")
+            for bought in house_rules
         ],
     )
 

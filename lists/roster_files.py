@@ -15,7 +15,16 @@ from typing import Annotated, Any
 
 import yaml
 from django.db import transaction
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from lists import models
 from lists.battlescribe.rosters import is_battlescribe, load_battlescribe
@@ -28,6 +37,7 @@ from lists.validation import (
     Refusal,
     force_refusals,
     label_refusals,
+    one_line,
     open_options,
     roster_refusals,
     unit_refusals,
@@ -41,7 +51,9 @@ MAX_HOUSE_RULES = 100
 MAX_COUNT = HOUSE_RULE_COUNT_MAX
 MAX_DIGITS = 18  # no number in a roster file is longer; a longer one is refused before it is converted
 
-Label = Annotated[str, StringConstraints(min_length=1, max_length=NAME_MAX_LENGTH, strip_whitespace=True)]
+Label = Annotated[
+    str, StringConstraints(min_length=1, max_length=NAME_MAX_LENGTH, strip_whitespace=True), AfterValidator(one_line)
+]
 Ref = Annotated[str, StringConstraints(min_length=1, max_length=200, strip_whitespace=True)]
 
 
@@ -93,6 +105,13 @@ class RosterFile(_Input):
     forces: list[ForceEntry] | None = Field(default=None, max_length=FORCES_MAX)
     units: list[UnitEntry] = Field(default=[], max_length=MAX_UNITS)
 
+    @field_validator("format")
+    @classmethod
+    def _known_format(cls, value: str) -> str:
+        if value != FORMAT:
+            raise ValueError(f"this site reads roster files of format {FORMAT}, not {value[:40]!r}")
+        return value
+
     @model_validator(mode="after")
     def _one_form(self) -> RosterFile:
         if self.forces is not None and (self.units or self.organisation is not None):
@@ -124,12 +143,18 @@ class Problem:
     line: int | None = None
 
     def __str__(self) -> str:
-        where = f"line {self.line}, {self.path}" if self.line else self.path
+        where = ", ".join(part for part in (f"line {self.line}" if self.line else "", self.path) if part)
         return f"{where}: {self.message}" if where else self.message
 
 
+MAX_PROBLEMS = 50  # a file with thousands of problems is told its first ones: the page and any log stay small
+
+
 class RosterFileInvalid(Exception):
-    def __init__(self, problems: list[Problem]):
+    def __init__(self, problems: list[Problem], more: int = 0):
+        more += max(0, len(problems) - MAX_PROBLEMS)
+        if more:
+            problems = [*problems[:MAX_PROBLEMS], Problem("", f"and {more:,} more problems; fix these first")]
         self.problems = problems
         super().__init__("; ".join(str(problem) for problem in problems))
 
@@ -137,28 +162,18 @@ class RosterFileInvalid(Exception):
 # --- parsing -----------------------------------------------------------------
 
 
-class _SafeLoader(yaml.SafeLoader):
+# libyaml's parser where PyYAML has it (its wheels do): the pure-Python one takes seconds on a 512 KB file.
+_Parser = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _SafeLoader(_Parser):
     """Safe YAML without aliases (no exponential expansion), duplicate keys or values it cannot read.
 
-    Dates are not a roster file's business: they stay text, like any other
-    value that only looks like a date. A value whose tag cannot be read
-    (`!!int ""`, `!!timestamp "x"`, a 5,000-digit number) is a located error.
+    Aliases and depth are checked on the parser's events before any node is
+    composed (`_check_events`). Dates are not a roster file's business: they stay
+    text, like any other value that only looks like a date. A value whose tag
+    cannot be read (`!!int ""`, `!!timestamp "x"`, a 5,000-digit number) is a located error.
     """
-
-    def compose_node(self, parent, index):
-        if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()
-            raise yaml.composer.ComposerError(None, None, "aliases (*name) are not allowed", event.start_mark)
-        if self.check_event(yaml.MappingStartEvent, yaml.SequenceStartEvent):
-            self._depth = getattr(self, "_depth", 0) + 1
-            if self._depth > MAX_DEPTH:
-                raise yaml.composer.ComposerError(
-                    None, None, f"nested more than {MAX_DEPTH} levels deep", self.peek_event().start_mark
-                )
-            node = super().compose_node(parent, index)
-            self._depth -= 1
-            return node
-        return super().compose_node(parent, index)
 
     def construct_object(self, node, deep=False):
         if isinstance(node, yaml.ScalarNode) and node.tag in _NUMBER_TAGS and _too_long(node.value):
@@ -190,6 +205,40 @@ class _SafeLoader(yaml.SafeLoader):
 
 
 _NUMBER_TAGS = {"tag:yaml.org,2002:int", "tag:yaml.org,2002:float"}
+
+
+MAX_KEYS = 200  # no mapping of a roster file has near as many keys (settings have a few dozen at most)
+MAX_ITEMS = 1000  # nor any list as many items (400 units, 100 house rules)
+
+
+def _check_events(text: str) -> None:
+    """Refuse aliases, nesting deeper than MAX_DEPTH and oversized mappings or lists, in one pass over the events.
+
+    A file refused here costs the parser's time alone, not the composing and checking of every node.
+    """
+    sizes: list[list] = []  # for each open mapping or list: [is a mapping, nodes so far, its start mark]
+    for event in yaml.parse(text, Loader=_Parser):
+        if isinstance(event, yaml.AliasEvent):
+            raise yaml.composer.ComposerError(None, None, "aliases (*name) are not allowed", event.start_mark)
+        if isinstance(event, yaml.MappingEndEvent | yaml.SequenceEndEvent):
+            sizes.pop()
+            continue
+        if not isinstance(event, yaml.NodeEvent):
+            continue
+        if sizes:
+            sizes[-1][1] += 1
+            mapping, nodes, mark = sizes[-1]
+            if (mapping and nodes > 2 * MAX_KEYS) or (not mapping and nodes > MAX_ITEMS):
+                what = f"more than {MAX_KEYS} keys" if mapping else f"more than {MAX_ITEMS} items"
+                raise yaml.composer.ComposerError(None, None, f"a {'mapping' if mapping else 'list'} of {what}", mark)
+        if isinstance(event, yaml.MappingStartEvent | yaml.SequenceStartEvent):
+            sizes.append([isinstance(event, yaml.MappingStartEvent), 0, event.start_mark])
+            if len(sizes) > MAX_DEPTH:
+                raise yaml.composer.ComposerError(
+                    None, None, f"nested more than {MAX_DEPTH} levels deep", event.start_mark
+                )
+
+
 # Plain dates and times are read as text: drop the resolver that would make them timestamps.
 _SafeLoader.yaml_implicit_resolvers = {
     first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
@@ -258,6 +307,7 @@ def parse(raw: bytes, filename: str = "") -> tuple[dict, yaml.Node | None]:
             if _depth(data) > MAX_DEPTH:
                 raise RosterFileInvalid([Problem("", f"nested more than {MAX_DEPTH} levels deep")])
         else:
+            _check_events(text)
             loader = _SafeLoader(text)
             try:
                 node = loader.get_single_node()
@@ -277,22 +327,27 @@ def parse(raw: bytes, filename: str = "") -> tuple[dict, yaml.Node | None]:
     return data, node
 
 
-def _line_of(node: yaml.Node | None, path: tuple) -> int | None:
-    """The line a dotted path starts on in the YAML node tree, where it can be found."""
-    found = None
-    for part in path:
-        if node is None:
-            break
-        found = node.start_mark.line + 1
-        if isinstance(node, yaml.MappingNode):
-            node = next((value for key, value in node.value if key.value == str(part)), None)
-        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value):
-            node = node.value[part]
-        else:
-            node = None
-    if node is not None:
-        found = node.start_mark.line + 1
-    return found
+def _line_index(node: yaml.Node | None) -> dict[tuple, int]:
+    """Every path in the YAML node tree with the line it starts on, found in one walk (linear in the file)."""
+    lines: dict[tuple, int] = {}
+    stack = [((), node)] if node is not None else []
+    while stack:
+        path, item = stack.pop()
+        lines[path] = item.start_mark.line + 1
+        if isinstance(item, yaml.MappingNode):
+            stack.extend(((*path, str(key.value)), value) for key, value in item.value)
+        elif isinstance(item, yaml.SequenceNode):
+            stack.extend(((*path, index), value) for index, value in enumerate(item.value))
+    return lines
+
+
+def _line_of(lines: dict[tuple, int], path: tuple) -> int | None:
+    """The line a path starts on; for a path the file lacks, the line of its nearest part the file has."""
+    for end in range(len(path), 0, -1):
+        found = lines.get(tuple(str(part) if isinstance(part, str) else part for part in path[:end]))
+        if found is not None:
+            return found
+    return lines.get(())
 
 
 def read_roster_file(raw: bytes, filename: str = "") -> RosterFile:
@@ -301,27 +356,35 @@ def read_roster_file(raw: bytes, filename: str = "") -> RosterFile:
 
 def _read(raw: bytes, filename: str) -> tuple[RosterFile, yaml.Node | None]:
     data, node = parse(raw, filename)
+    return check_document(data, node), node
+
+
+def check_document(data: dict, node: yaml.Node | None = None) -> RosterFile:
+    """A roster file's mapping checked against the format: every editor change passes here too, like an import."""
     try:
-        return RosterFile.model_validate(data), node
+        return RosterFile.model_validate(data)
     except ValidationError as exc:
+        errors = exc.errors(include_url=False)
+        lines = _line_index(node)
         problems = []
-        for error in exc.errors():
+        for error in errors[:MAX_PROBLEMS]:  # only the problems shown are located
             # pydantic names union members in the path; keep the fields only.
             loc = tuple(
                 part for part in error["loc"] if not (isinstance(part, str) and ("[" in part or part in {"str", "int"}))
             )
-            problems.append(Problem(".".join(str(p) for p in loc), error["msg"], _line_of(node, loc)))
-        raise RosterFileInvalid(problems) from None
+            problems.append(Problem(".".join(str(p) for p in loc), error["msg"], _line_of(lines, loc)))
+        raise RosterFileInvalid(problems, more=len(errors) - len(problems)) from None
 
 
 def _with_lines(problems: list[Problem], node: yaml.Node | None) -> list[Problem]:
     """Give each problem the YAML line of its field, where it can be found."""
     located = []
+    lines = _line_index(node)
     for problem in problems:
         parts = tuple(
             int(part) if part.isdecimal() and part.isascii() else part for part in problem.path.split(".") if part
         )
-        line = problem.line or (_line_of(node, parts) if parts else None)
+        line = problem.line or (_line_of(lines, parts) if parts else None)
         located.append(Problem(problem.path, problem.message, line))
     return located
 

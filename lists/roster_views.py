@@ -14,16 +14,17 @@ import math
 import re
 from dataclasses import replace
 from functools import partial
+from urllib.parse import parse_qsl
 
 from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import RequestDataTooBig
 from django.db import transaction
-from django.db.models import F
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from django.utils.http import content_disposition_header
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
@@ -35,9 +36,17 @@ from django_ratelimit.decorators import ratelimit
 from lists import models, tasks
 from lists.battlescribe.import_note import imported
 from lists.cards import Layout, house_rule_rows, pdf_key, roster_text, unit_blocks
-from lists.fingerprint import fingerprint, issue, normalise
+from lists.fingerprint import issue, normalise
 from lists.forms import ForceForm, SettingsForm, StartForm, UnitForm, is_single_option
-from lists.loading import GameData, game_data, house_rule_info, priced_house_rules, roster_snapshot, roster_units
+from lists.loading import (
+    GameData,
+    game_data,
+    house_rule_info,
+    one_state,
+    priced_house_rules,
+    roster_snapshot,
+    roster_units,
+)
 from lists.pricing import (
     house_rule_lines,
     house_rule_points,
@@ -49,17 +58,13 @@ from lists.pricing import (
 from lists.roster_files import (
     MAX_DIGITS,
     MAX_FILE_BYTES,
-    RosterFile,
     RosterFileInvalid,
     default_force_name,
-    default_label,
     dump_json,
     dump_yaml,
     export_roster,
-    export_unit,
     load_roster_file,
     read_roster_file,
-    replace_units,
     resolve,
     save_new_roster,
 )
@@ -89,7 +94,9 @@ def too_many_requests(request: HttpRequest, exception) -> HttpResponse:
         "lists/problems.html",
         {
             "title": "Too many requests",
-            "problems": ["You have made many rosters or PDFs in a short time. Please wait a minute and try again."],
+            "problems": [
+                "You have sent many requests of this kind in a short time. Please wait a minute and try again."
+            ],
         },
         status=429,
     )
@@ -142,7 +149,7 @@ def import_roster(request: HttpRequest) -> HttpResponse:
     if upload is not None:
         raw, filename = upload.read(), upload.name or ""
     else:
-        raw, filename = text.encode(), ""
+        raw, filename = _pasted_bytes(request, text), ""
     try:
         resolved = load_roster_file(raw, filename)
     except RosterFileInvalid as invalid:
@@ -154,8 +161,22 @@ def import_roster(request: HttpRequest) -> HttpResponse:
     return imported(request, _remember_and_open(request, roster, secret), resolved)
 
 
+def _pasted_bytes(request: HttpRequest, text: str) -> bytes:
+    """Pasted text as the bytes sent, so text that is not UTF-8 is refused as the same file uploaded is.
+
+    Django reads a form with bad bytes replaced (U+FFFD, or the whole body as Latin-1); a plain form's
+    body is read again here, as sent.
+    """
+    if request.content_type == "application/x-www-form-urlencoded":
+        for name, value in parse_qsl(request.body.decode("latin-1"), keep_blank_values=True, encoding="latin-1"):
+            if name == "text":
+                return value.encode("latin-1")
+    return text.encode()
+
+
 def _remember_and_open(request: HttpRequest, roster: models.Roster, secret: str) -> HttpResponse:
     response = redirect("lists:edit", secret=secret)
+    add_never_cache_headers(response)  # it carries a new edit secret: no browser or proxy may keep it
     mine = [entry for entry in _my_rosters(request) if entry != secret][: MY_ROSTERS_LIMIT - 1]
     response.set_signed_cookie(
         MY_ROSTERS_COOKIE,
@@ -219,12 +240,13 @@ def editor_context(
 
     `picker_force` is the id of the force the unit picker adds to (else the first force).
     """
-    units = list(roster_units(roster))
-    snapshot = roster_snapshot(roster, units)
+    with one_state():  # units and forces of the same moment, whatever is saved meanwhile
+        units = list(roster_units(roster))
+        snapshot = roster_snapshot(roster, units)
+        force_rows = list(roster.forces.all())
     verdict = judge(snapshot)
     data = game_data(roster.system)
     priced = list(priced_house_rules()) if secret else []
-    force_rows = list(roster.forces.all())
     rows = _unit_rows(snapshot, verdict, units, data, secret, unit_forms or {}, priced, force_rows)
     labels = {row["id"]: row["choice"].label for row in rows}
     picked = next((f for f in force_rows if f.id == picker_force), force_rows[0] if force_rows else None)
@@ -542,15 +564,6 @@ def _save_house_rules(roster: models.Roster, unit: models.RosterUnit | None, cou
     )
 
 
-def _claim_version(request: HttpRequest, roster: models.Roster) -> bool:
-    """Bump the roster's version if the form was made from the current one."""
-    version = _int(request.POST.get("version"))
-    claimed = models.Roster.objects.filter(pk=roster.pk, version=version).update(version=F("version") + 1)
-    if claimed:
-        roster.version += 1
-    return bool(claimed)
-
-
 def _after_edit(
     request: HttpRequest, roster: models.Roster, secret: str, anchor: str = "roster", picker_force: int | None = None
 ) -> HttpResponse:
@@ -584,299 +597,8 @@ def _conflict(request, roster, secret) -> HttpResponse:
     return _render_editor(request, roster, secret, conflict=True, status=409)
 
 
-@require_POST
-def add_unit(request: HttpRequest, secret: str) -> HttpResponse:
-    roster = roster_for_edit(secret)
-    data = game_data(roster.system)
-    unit_id = _int(request.POST.get("unit_type"))
-    allowed = {unit for _, unit in data.available_units(roster.army_id)}
-    if unit_id not in allowed:
-        return _render_editor(request, roster, secret, errors=["Pick a unit from the list to add."], status=400)
-    # The force the picker adds to; a form without one (an older page) adds to the first force.
-    forces = roster.forces.all()
-    force = forces.filter(pk=_int(request.POST.get("force"))).first() if request.POST.get("force") else forces.first()
-    if force is None:
-        return _render_editor(request, roster, secret, errors=["Pick a force of this roster to add to."], status=400)
-    with transaction.atomic():
-        if not _claim_version(request, roster):
-            return _conflict(request, roster, secret)
-        unit_type = data.unit_types[unit_id]
-        labels = dict.fromkeys(roster.units.values_list("label", flat=True), 0)
-        quality = next(iter(open_qualities(unit_type, data.armies[roster.army_id].key)), None)
-        unit = models.RosterUnit.objects.create(
-            roster=roster,
-            force=force,
-            position=_next_position(force),
-            unit_type_id=unit_id,
-            label=default_label(unit_type.name, labels),
-            quality_id=data.ids_by_key(data.quality_ids).get(quality),
-        )
-    return _after_edit(request, roster, secret, f"unit-{unit.id}", picker_force=force.id)
-
-
-def _next_position(force: models.Force) -> int:
-    """The position after the force's last unit."""
-    return (force.units.order_by("-position").values_list("position", flat=True).first() or 0) + 1
-
-
-@require_POST
-def update_unit(request: HttpRequest, secret: str, unit_id: int) -> HttpResponse:
-    roster = roster_for_edit(secret)
-    unit = get_object_or_404(models.RosterUnit, pk=unit_id, roster=roster)
-    data = game_data(roster.system)
-    units = list(roster_units(roster))
-    snapshot = roster_snapshot(roster, units)
-    labels = {row.id: choice.label for row, choice in zip(units, snapshot.units, strict=True)}
-    choice = next(c for row, c in zip(units, snapshot.units, strict=True) if row.id == unit.id)
-    forces = {force.id: force for force in roster.forces.all()}
-    form = _unit_form(
-        snapshot,
-        units,
-        list(priced_house_rules()),
-        unit.id,
-        choice,
-        labels,
-        [(force.id, force.name) for force in forces.values()],
-        data=request.POST,
-    )
-    if not form.is_valid():
-        return _unit_changed(request, roster, secret, unit.id, unit_forms={unit.id: form})
-    values = form.cleaned_data
-    with transaction.atomic():
-        if not _claim_version(request, roster):
-            return _conflict(request, roster, secret)
-        unit.label = values["label"]
-        unit.quality_id = data.ids_by_key(data.quality_ids).get(values["quality"])
-        unit.size = values["size"]
-        unit.officer_rank_id = data.ids_by_key(data.rank_ids).get(values["officer_rank"])
-        unit.hero_points = values["hero_points"]
-        unit.transport_id = values["transport"]
-        moved = values["force"] is not None and values["force"] != unit.force_id
-        if moved:
-            unit.force = forces[values["force"]]
-            unit.position = _next_position(unit.force)
-        unit.save()
-        unit.chosen_options.all().delete()
-        models.RosterUnitOption.objects.bulk_create(
-            models.RosterUnitOption(roster_unit=unit, option_id=data.option_ids[(unit.unit_type_id, key)], count=count)
-            for key, count in values["options"].items()
-        )
-        _save_house_rules(roster, unit, values["house_rules"])
-    if moved:  # the unit now shows under another force: the whole roster changes
-        return _after_edit(request, roster, secret, f"unit-{unit.id}")
-    return _unit_changed(request, roster, secret, unit.id)
-
-
-@require_POST
-def remove_unit(request: HttpRequest, secret: str, unit_id: int) -> HttpResponse:
-    """Remove a unit; it can be brought back (with Undo) until the next removal."""
-    roster = roster_for_edit(secret)
-    unit = get_object_or_404(models.RosterUnit, pk=unit_id, roster=roster)
-    snapshot = roster_snapshot(roster)
-    index = next(i for i, row in enumerate(roster_units(roster)) if row.id == unit.id)
-    removed = snapshot.units[index]
-    with transaction.atomic():
-        if not _claim_version(request, roster):
-            return _conflict(request, roster, secret)
-        passengers = [u.label for u in snapshot.units if u.transport == index]
-        entry = {**export_unit(snapshot, removed), "label": removed.label}
-        house_rules = _bought_for(export_roster(snapshot), removed.label)
-        force = snapshot.forces[removed.force]
-        cache.set(
-            _undo_key(roster),
-            {
-                "unit": entry,
-                "force": removed.force,
-                "position": snapshot.force_units(force).index(removed),
-                "passengers": passengers,
-                "label": removed.label,
-                "house_rules": house_rules,
-            },
-            UNDO_SECONDS,
-        )
-        unit.delete()
-    if request.htmx:
-        return _unit_changed(request, roster, secret, unit_id)
-    return redirect(f"{reverse('lists:edit', args=[secret])}#undo")
-
-
-@require_POST
-def undo_remove(request: HttpRequest, secret: str) -> HttpResponse:
-    """Bring back the unit removed last, where it was, with the units it carried back aboard."""
-    roster = roster_for_edit(secret)
-    undo = cache.get(_undo_key(roster))
-    if undo is None:
-        return _render_editor(request, roster, secret, errors=["There is no removal to undo."], status=400)
-
-    def put_back(document: dict) -> None:
-        units = _all_units(document)
-        taken = {entry.get("label") or entry["unit"] for entry in units}
-        entry = dict(undo["unit"])
-        entry["label"] = default_label(entry["label"], dict.fromkeys(taken, 0))
-        if entry.get("transport") not in taken:
-            entry.pop("transport", None)
-        for other in units:
-            if (other.get("label") or other["unit"]) in undo["passengers"] and "transport" not in other:
-                other["transport"] = entry["label"]
-        # Back into its force (the last one, if its force has gone since).
-        force = document["forces"][min(undo.get("force", 0), len(document["forces"]) - 1)]["units"]
-        force.insert(min(undo["position"], len(force)), entry)
-        _buy_for(document, undo["house_rules"], entry["label"])
-
-    response = _rewrite_units(request, roster, secret, put_back)
-    if response.status_code < 400:
-        cache.delete(_undo_key(roster))
-    return response
-
-
-@require_POST
-def duplicate_unit(request: HttpRequest, secret: str, unit_id: int) -> HttpResponse:
-    """Add a copy of a unit (same choices, a label of its own) just after it."""
-    roster = roster_for_edit(secret)
-    unit = get_object_or_404(models.RosterUnit, pk=unit_id, roster=roster)
-    label = roster_snapshot(roster).units[[row.id for row in roster_units(roster)].index(unit.id)].label
-
-    def copy(document: dict) -> None:
-        taken = {other.get("label") or other["unit"] for other in _all_units(document)}
-        for force in document["forces"]:
-            for index, entry in enumerate(force["units"]):
-                if (entry.get("label") or entry["unit"]) == label:
-                    copied = {**entry, "label": default_label(label, dict.fromkeys(taken, 0))}
-                    force["units"].insert(index + 1, copied)
-                    _buy_for(document, _bought_for(document, label), copied["label"])
-                    return
-
-    return _rewrite_units(request, roster, secret, copy)
-
-
-def _all_units(document: dict) -> list[dict]:
-    """A roster file's unit entries, force by force."""
-    return [entry for force in document["forces"] for entry in force["units"]]
-
-
-def _rewrite_units(request, roster, secret, change, anchor: str = "roster") -> HttpResponse:
-    """Change the roster as a roster file and save it back through the same checks as an import."""
-    document = export_roster(roster_snapshot(roster))
-    change(document)
-    try:
-        resolved = resolve(RosterFile.model_validate(document))
-    except RosterFileInvalid as invalid:
-        return _render_editor(request, roster, secret, errors=[str(p) for p in invalid.problems], status=400)
-    with transaction.atomic():
-        if not _claim_version(request, roster):
-            return _conflict(request, roster, secret)
-        replace_units(roster, resolved)
-    return _after_edit(request, roster, secret, anchor)
-
-
-# --- forces ------------------------------------------------------------------
-
-
-@require_POST
-def add_force(request: HttpRequest, secret: str) -> HttpResponse:
-    """Add a force (a platoon) with the organisation chosen, after the others."""
-    roster = roster_for_edit(secret)
-    form = ForceForm(request.POST, data_for=game_data(roster.system), army_id=roster.army_id)
-    if not form.is_valid():
-        return _render_editor(request, roster, secret, errors=_form_errors(form), status=400)
-
-    def add(document: dict) -> None:
-        taken = {force["name"] for force in document["forces"]}
-        name = form.cleaned_data["name"].strip() or default_force_name(len(document["forces"]), taken)
-        document["forces"].append({"name": name, **_organisation_entry(roster, form), "units": []})
-
-    return _rewrite_units(request, roster, secret, add, "forces-end")
-
-
-@require_POST
-def update_force(request: HttpRequest, secret: str, force_id: int) -> HttpResponse:
-    """Rename a force, or change the organisation it follows."""
-    roster = roster_for_edit(secret)
-    index = _force_index(roster, force_id)
-    form = ForceForm(request.POST, data_for=game_data(roster.system), army_id=roster.army_id)
-    if not form.is_valid():
-        return _render_editor(request, roster, secret, errors=_form_errors(form), status=400)
-
-    def rename(document: dict) -> None:
-        force = document["forces"][index]
-        force["name"] = form.cleaned_data["name"].strip() or force["name"]
-        force.update(_organisation_entry(roster, form))
-
-    return _rewrite_units(request, roster, secret, rename, f"force-{index + 1}")
-
-
-@require_POST
-def remove_force(request: HttpRequest, secret: str, force_id: int) -> HttpResponse:
-    """Remove a force that has no units (a roster keeps at least one force)."""
-    roster = roster_for_edit(secret)
-    index = _force_index(roster, force_id)
-    if models.RosterUnit.objects.filter(force_id=force_id).exists():
-        problem = "Move or remove the force's units before removing the force."
-        return _render_editor(request, roster, secret, errors=[problem], status=400)
-    return _rewrite_units(request, roster, secret, lambda document: document["forces"].pop(index))
-
-
-def _force_index(roster: models.Roster, force_id: int) -> int:
-    """The position of one of the roster's forces; 404 for a force of another roster."""
-    ids = list(roster.forces.values_list("id", flat=True))
-    if force_id not in ids:
-        raise Http404("No such force in this roster.")
-    return ids.index(force_id)
-
-
-def _organisation_entry(roster: models.Roster, form: ForceForm) -> dict:
-    """A roster file's `organisation:` for the organisation a force form chose (none chosen: the default)."""
-    chosen = form.cleaned_data["organisation"]
-    return {"organisation": game_data(roster.system).organisations[chosen].key} if chosen else {}
-
-
-def _form_errors(form) -> list[str]:
-    """A refused form's problems as lines: "Organisation: Select a valid choice."."""
-    return [
-        f"{form.fields[name].label}: {' '.join(errors)}" if name in form.fields else " ".join(errors)
-        for name, errors in form.errors.items()
-    ]
-
-
-def _bought_for(document: dict, label: str) -> list[dict]:
-    """A roster file's house-rule entries bought for the unit with this label."""
-    return [
-        entry for entry in document.get("house_rules", []) if isinstance(entry, dict) and entry.get("unit") == label
-    ]
-
-
-def _buy_for(document: dict, entries: list[dict], label: str) -> None:
-    """Add house-rule entries to a roster file, bought for the unit with this label."""
-    if entries:
-        document.setdefault("house_rules", []).extend({**entry, "unit": label} for entry in entries)
-
-
-UNDO_SECONDS = 60 * 60
-
-
 def _undo_key(roster: models.Roster) -> str:
     return f"undo:{roster.pk}"
-
-
-@require_POST
-def update_settings(request: HttpRequest, secret: str) -> HttpResponse:
-    roster = roster_for_edit(secret)
-    data = game_data(roster.system)
-    form = _settings_form(roster, data, roster_snapshot(roster), list(priced_house_rules()), request.POST)
-    if not form.is_valid():
-        return _render_editor(request, roster, secret, settings_form=form, status=400)
-    values = form.cleaned_data
-    with transaction.atomic():
-        if not _claim_version(request, roster):
-            return _conflict(request, roster, secret)
-        roster.name = values["name"].strip() or roster.name
-        roster.points_limit = values["points_limit"]
-        roster.year = values["year"]
-        roster.period = values["period"] or ""
-        roster.settings = values["settings"]
-        roster.save()
-        _save_house_rules(roster, None, values["house_rules"])
-    return _after_edit(request, roster, secret, "settings")
 
 
 # --- sharing -----------------------------------------------------------------
@@ -1029,25 +751,23 @@ def text(request: HttpRequest, share_id: str) -> HttpResponse:
     return _download(roster_text(snapshot, data, verdict), "text/plain; charset=utf-8", download_name(roster, ".txt"))
 
 
+def _verify_rate(group, request) -> str:
+    return settings.VERIFY_RATE
+
+
 @require_GET
+@ratelimit(key="ip", rate=_verify_rate, method="GET", group="verify", block=True)
 def verify(request: HttpRequest, code: str = "") -> HttpResponse:
-    """What a fingerprint stands for: the roster, its verdict and points when the fingerprint was issued."""
+    """What a fingerprint stands for: the verdict, points and units it was issued for (never a link to a roster)."""
     typed = code or request.GET.get("fingerprint", "")
     printed = normalise(typed) if typed else None
     if printed and printed != code:
         return redirect("lists:verify", code=printed)
-    record = (
-        models.IssuedFingerprint.objects.select_related("roster__system").filter(fingerprint=printed).first()
-        if printed
-        else None
-    )
-    unchanged = False
-    if record is not None:
-        unchanged = fingerprint(roster_snapshot(record.roster), game_data(record.roster.system)) == printed
+    record = models.IssuedFingerprint.objects.filter(fingerprint=printed).first() if printed else None
     response = render(
         request,
         "lists/verify.html",
-        {"typed": typed, "record": record, "unchanged": unchanged},
+        {"typed": typed, "record": record},
         status=404 if typed and record is None else 200,
     )
     response["X-Robots-Tag"] = "noindex, nofollow"

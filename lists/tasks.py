@@ -31,6 +31,7 @@ from lists.sharing import roster_for_share
 from lists.verdict import judge
 
 JOB_SECONDS = 60 * 60  # how long a job's id is kept to follow it
+WORKER_GRACE_SECONDS = 15  # past the time limit by this much, a render's worker is taken to have died
 
 
 class RenderFailed(Exception):
@@ -139,7 +140,10 @@ def follow(key: str) -> PdfJob | None:
     if result.status == TaskResultStatus.SUCCESSFUL:
         return PdfJob("done")
     if result.started_at is not None:
-        return PdfJob("rendering", int(now - result.started_at.timestamp()))
+        seconds = int(now - result.started_at.timestamp())
+        if seconds > settings.PDF_RENDER_SECONDS + WORKER_GRACE_SECONDS:  # its worker died: no render runs this long
+            return PdfJob("failed", seconds, "the renderer stopped before it finished (it has been restarted)")
+        return PdfJob("rendering", seconds)
     return PdfJob("queued", int(now - entry["queued"]))
 
 

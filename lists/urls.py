@@ -1,6 +1,6 @@
 from django.urls import path
 
-from lists import api, event_views, roster_views, views
+from lists import api, edit_views, event_views, roster_views, views
 from lists.battlescribe_views import export_battlescribe
 
 app_name = "lists"
@@ -14,15 +14,15 @@ urlpatterns = [
     path("rosters/import/", roster_views.import_roster, name="import"),
     path("rosters/mine/", roster_views.my_rosters, name="mine"),
     path("e/<str:secret>/", roster_views.edit_roster, name="edit"),
-    path("e/<str:secret>/settings/", roster_views.update_settings, name="edit-settings"),
-    path("e/<str:secret>/units/", roster_views.add_unit, name="add-unit"),
-    path("e/<str:secret>/units/<int:unit_id>/", roster_views.update_unit, name="update-unit"),
-    path("e/<str:secret>/units/<int:unit_id>/remove/", roster_views.remove_unit, name="remove-unit"),
-    path("e/<str:secret>/units/<int:unit_id>/duplicate/", roster_views.duplicate_unit, name="duplicate-unit"),
-    path("e/<str:secret>/undo/", roster_views.undo_remove, name="undo-remove"),
-    path("e/<str:secret>/forces/", roster_views.add_force, name="add-force"),
-    path("e/<str:secret>/forces/<int:force_id>/", roster_views.update_force, name="update-force"),
-    path("e/<str:secret>/forces/<int:force_id>/remove/", roster_views.remove_force, name="remove-force"),
+    path("e/<str:secret>/settings/", edit_views.update_settings, name="edit-settings"),
+    path("e/<str:secret>/units/", edit_views.add_unit, name="add-unit"),
+    path("e/<str:secret>/units/<int:unit_id>/", edit_views.update_unit, name="update-unit"),
+    path("e/<str:secret>/units/<int:unit_id>/remove/", edit_views.remove_unit, name="remove-unit"),
+    path("e/<str:secret>/units/<int:unit_id>/duplicate/", edit_views.duplicate_unit, name="duplicate-unit"),
+    path("e/<str:secret>/undo/", edit_views.undo_remove, name="undo-remove"),
+    path("e/<str:secret>/forces/", edit_views.add_force, name="add-force"),
+    path("e/<str:secret>/forces/<int:force_id>/", edit_views.update_force, name="update-force"),
+    path("e/<str:secret>/forces/<int:force_id>/remove/", edit_views.remove_force, name="remove-force"),
     path("r/<str:share_id>/", roster_views.share_roster, name="share"),
     path("r/<str:share_id>/roster.yaml", roster_views.export, {"fmt": "yaml"}, name="export-yaml"),
     path("r/<str:share_id>/roster.json", roster_views.export, {"fmt": "json"}, name="export-json"),

@@ -12,6 +12,7 @@ limits from the constants below, so the browser and the server agree.
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
 
 from lists.snapshot import OptionInfo, SystemInfo, UnitTypeInfo
@@ -25,6 +26,17 @@ POINTS_LIMIT_MAX = 100_000
 YEAR_MIN, YEAR_MAX = 1900, 1960
 SETTING_NUMBER_MAX = 100_000  # a number setting, such as a tournament's limit of order dice
 FORCES_MAX = 20  # forces (platoons) in one roster
+# Control characters, line and paragraph separators and bidirectional overrides: a name holding one could
+# print lines of its own (a fake "Legal" in roster.txt) or read backwards.
+CONTROL_CHARACTERS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+ONE_LINE_MESSAGE = "names and labels are one line of text: no line breaks, tabs or other control characters"
+
+
+def one_line(text: str) -> str:
+    """`text` if it holds no control character; else ValueError saying why (pydantic and forms show it)."""
+    if CONTROL_CHARACTERS.search(text):
+        raise ValueError(ONE_LINE_MESSAGE)
+    return text
 
 
 @dataclass(frozen=True)

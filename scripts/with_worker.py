@@ -1,4 +1,7 @@
-"""Run the web server with the PDF worker beside it: one command starts both, and stopping either stops both.
+"""Run the web server with the PDF worker beside it: one command starts both, and stopping it stops both.
+
+A worker that dies (killed, out of memory) is started again, with a growing delay if it keeps failing; the
+server keeps serving meanwhile, and a render its worker dropped is shown failed, ready to try again.
 
     python scripts/with_worker.py COMMAND [ARG ...]
 
@@ -57,26 +60,48 @@ def main(server_command: list[str]) -> int:
     if not server_command:
         print(__doc__, file=sys.stderr)
         return 2
-    worker = worker_command()
     count = int(os.environ.get("ARMYBUILDER_PDF_WORKERS", "1"))
-    workers = [start(worker, priority=lowest_priority) for _ in range(count)]
+    workers = [Supervised(worker_command()) for _ in range(count)]
     server = start(server_command)
     stopping = []
     for number in (signal.SIGINT, signal.SIGTERM):
         signal.signal(number, lambda signum, frame: stopping.append(signum))
     try:
-        while not stopping and server.poll() is None and all(w.poll() is None for w in workers):
+        while not stopping and server.poll() is None:
+            for worker in workers:
+                worker.keep_running()
             time.sleep(0.2)
     finally:
-        ended = server.poll()
-        for process in (server, *workers):
+        for process in (server, *(worker.process for worker in workers)):
             stop(process)
-    if stopping:
-        return 0
-    if ended is None:
-        print("the PDF worker stopped; the server was stopped with it", file=sys.stderr)
-        return 1
-    return ended
+    return 0 if stopping else server.poll()
+
+
+class Supervised:
+    """A PDF worker started again whenever it stops: the site keeps serving while it is down (PDFs wait)."""
+
+    def __init__(self, command: list[str]):
+        self.command = command
+        self.delay = 0.0
+        self.process = start(command, priority=lowest_priority)
+        self.started = self.next_start = time.monotonic()
+
+    def keep_running(self) -> None:
+        if self.process.poll() is None:
+            if time.monotonic() - self.started > 60:  # it has run a while: a later failure starts at once again
+                self.delay = 0.0
+            return
+        now = time.monotonic()
+        if self.next_start <= self.started:  # it has just been found stopped
+            self.delay = min(30.0, self.delay * 2 or 1.0)  # a worker failing at once is retried ever more slowly
+            self.next_start = now + self.delay
+            print(
+                f"the PDF worker stopped ({self.process.returncode}); starting it again in {self.delay:g} s",
+                file=sys.stderr,
+            )
+        if now >= self.next_start:
+            self.process = start(self.command, priority=lowest_priority)
+            self.started = now
 
 
 if __name__ == "__main__":

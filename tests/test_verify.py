@@ -65,8 +65,8 @@ def test_an_organiser_checks_a_printed_fingerprint(client):
     assert "Rangers lead the way" in html
     assert "Bolt Action (2nd edition) · Generic army" in html
     assert "793 / 1000 pts" in html and "Legal" in html
-    assert "The roster is unchanged since" in html
-    assert f'href="/r/{roster.share_id}/"' in html
+    assert "the list this fingerprint stands for" in html
+    assert roster.share_id not in html  # whoever reproduces a list must not learn the share link of another's
     assert "Lt. Harris (Second Lieutenant)" in html
     assert response["X-Robots-Tag"] == "noindex, nofollow"
 
@@ -79,7 +79,7 @@ def test_a_fingerprint_still_shows_what_it_stood_for_after_an_edit(client):
 
     html = client.get(f"/verify/{printed}/").content.decode()
 
-    assert "has been edited since this fingerprint was issued" in html
+    assert "the list this fingerprint stands for" in html
     assert "Lt. Harris" in html  # the list as it was printed
     assert "793 / 1000 pts" in html
 
@@ -112,3 +112,13 @@ def test_normalise_accepts_spaces_case_and_refuses_other_letters():
     assert normalise("abcd efgh ijkl mnop qrst uvwx yz23 4567") == "ABCD-EFGH-IJKL-MNOP-QRST-UVWX-YZ23-4567"
     assert normalise("ABCD-EFGH-IJKL-MNOP-QRST-UVWX-YZ23-4561") is None  # 1 is not base 32
     assert normalise("ABCD-EFGH") is None
+
+
+def test_verifying_is_rate_limited_per_client(client, settings):
+    settings.VERIFY_RATE = "3/m"
+    client.post("/rosters/import/", {"text": EXAMPLE})
+    printed = printed_fingerprint(client, f"/r/{Roster.objects.get().share_id}/")
+
+    statuses = [client.get(f"/verify/{printed}/").status_code for _ in range(5)]
+
+    assert statuses == [200, 200, 200, 429, 429]

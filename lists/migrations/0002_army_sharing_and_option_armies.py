@@ -5,30 +5,31 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('lists', '0001_initial'),
+        ("lists", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='army',
-            name='borrow_units',
+            model_name="army",
+            name="borrow_units",
             field=models.JSONField(blank=True, default=list),
         ),
         migrations.AddField(
-            model_name='army',
-            name='shared',
+            model_name="army",
+            name="shared",
             field=models.BooleanField(default=False),
         ),
         migrations.AddField(
-            model_name='unitoption',
-            name='armies',
+            model_name="unitoption",
+            name="armies",
             field=models.JSONField(blank=True, default=list),
         ),
         migrations.AlterField(
-            model_name='unittype',
-            name='category',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='unit_types', to='lists.unitcategory'),
+            model_name="unittype",
+            name="category",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="unit_types", to="lists.unitcategory"
+            ),
         ),
     ]

@@ -4,25 +4,24 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('lists', '0002_army_sharing_and_option_armies'),
+        ("lists", "0002_army_sharing_and_option_armies"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='unitmodel',
-            name='figures',
+            model_name="unitmodel",
+            name="figures",
             field=models.PositiveSmallIntegerField(default=1),
         ),
         migrations.AddField(
-            model_name='unitmodel',
-            name='weapon_counts',
+            model_name="unitmodel",
+            name="weapon_counts",
             field=models.JSONField(blank=True, default=dict),
         ),
         migrations.AddField(
-            model_name='unittype',
-            name='capacity_counts',
-            field=models.CharField(default='figures', max_length=20),
+            model_name="unittype",
+            name="capacity_counts",
+            field=models.CharField(default="figures", max_length=20),
         ),
     ]

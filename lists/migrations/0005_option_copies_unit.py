@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('lists', '0004_house_rules_bought_for_roster_or_unit'),
+        ("lists", "0004_house_rules_bought_for_roster_or_unit"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='unitoption',
-            name='copies_unit',
+            model_name="unitoption",
+            name="copies_unit",
             field=models.BooleanField(default=False),
         ),
     ]

@@ -5,21 +5,25 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('lists', '0005_option_copies_unit'),
+        ("lists", "0005_option_copies_unit"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='IssuedFingerprint',
+            name="IssuedFingerprint",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('fingerprint', models.CharField(max_length=40, unique=True)),
-                ('document', models.JSONField()),
-                ('verdict', models.JSONField()),
-                ('issued_at', models.DateTimeField(auto_now_add=True)),
-                ('roster', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='fingerprints', to='lists.roster')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("fingerprint", models.CharField(max_length=40, unique=True)),
+                ("document", models.JSONField()),
+                ("verdict", models.JSONField()),
+                ("issued_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "roster",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="fingerprints", to="lists.roster"
+                    ),
+                ),
             ],
         ),
     ]

@@ -4,25 +4,24 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('lists', '0006_issued_fingerprints'),
+        ("lists", "0006_issued_fingerprints"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='specialrule',
-            name='applies_to',
+            model_name="specialrule",
+            name="applies_to",
             field=models.JSONField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='specialrule',
-            name='reminder',
+            model_name="specialrule",
+            name="reminder",
             field=models.CharField(blank=True, max_length=200),
         ),
         migrations.AddField(
-            model_name='unitoption',
-            name='model',
+            model_name="unitoption",
+            name="model",
             field=models.CharField(blank=True, max_length=200),
         ),
     ]

@@ -4,49 +4,48 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('lists', '0007_rule_reminder_scope_and_option_model'),
+        ("lists", "0007_rule_reminder_scope_and_option_model"),
     ]
 
     operations = [
         migrations.AlterModelOptions(
-            name='organisation',
-            options={'ordering': ['position']},
+            name="organisation",
+            options={"ordering": ["position"]},
         ),
         migrations.AddField(
-            model_name='army',
-            name='source_id',
+            model_name="army",
+            name="source_id",
             field=models.CharField(blank=True, max_length=80),
         ),
         migrations.AddField(
-            model_name='organisation',
-            name='position',
+            model_name="organisation",
+            name="position",
             field=models.PositiveIntegerField(default=0),
         ),
         migrations.AddField(
-            model_name='organisation',
-            name='source_id',
+            model_name="organisation",
+            name="source_id",
             field=models.CharField(blank=True, max_length=80),
         ),
         migrations.AddField(
-            model_name='specialrule',
-            name='source_id',
+            model_name="specialrule",
+            name="source_id",
             field=models.CharField(blank=True, max_length=80),
         ),
         migrations.AddField(
-            model_name='unitoption',
-            name='source_id',
+            model_name="unitoption",
+            name="source_id",
             field=models.CharField(blank=True, max_length=80),
         ),
         migrations.AddField(
-            model_name='unittype',
-            name='max_in_roster',
+            model_name="unittype",
+            name="max_in_roster",
             field=models.PositiveIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='unittype',
-            name='source_id',
+            model_name="unittype",
+            name="source_id",
             field=models.CharField(blank=True, max_length=80),
         ),
     ]

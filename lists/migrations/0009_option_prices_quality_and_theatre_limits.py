@@ -4,40 +4,39 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('lists', '0008_battlescribe_source_ids_unit_limits_organisation_order'),
+        ("lists", "0008_battlescribe_source_ids_unit_limits_organisation_order"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='qualitycost',
-            name='armies',
+            model_name="qualitycost",
+            name="armies",
             field=models.JSONField(blank=True, default=list),
         ),
         migrations.AddField(
-            model_name='unitoption',
-            name='points_once',
+            model_name="unitoption",
+            name="points_once",
             field=models.IntegerField(default=0),
         ),
         migrations.AddField(
-            model_name='unitoption',
-            name='points_with',
+            model_name="unitoption",
+            name="points_with",
             field=models.JSONField(blank=True, default=dict),
         ),
         migrations.AddField(
-            model_name='unitoption',
-            name='qualities',
+            model_name="unitoption",
+            name="qualities",
             field=models.JSONField(blank=True, default=list),
         ),
         migrations.AddField(
-            model_name='unitoption',
-            name='quality_points',
+            model_name="unitoption",
+            name="quality_points",
             field=models.JSONField(blank=True, default=dict),
         ),
         migrations.AddField(
-            model_name='unittype',
-            name='army_limits',
+            model_name="unittype",
+            name="army_limits",
             field=models.JSONField(blank=True, default=dict),
         ),
     ]

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('lists', '0010_roster_forces'),
+        ("lists", "0010_roster_forces"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='unittype',
-            name='limit_per',
-            field=models.CharField(default='roster', max_length=8),
+            model_name="unittype",
+            name="limit_per",
+            field=models.CharField(default="roster", max_length=8),
         ),
     ]

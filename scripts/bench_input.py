@@ -1,0 +1,95 @@
+"""Hostile-input figures (`make bench` runs it): a file's refusal must cost time linear in its size.
+
+Prints how long a YAML and a JSON roster file of many unknown keys (just under the
+512 KB cap) take to be refused; a refusal is located problem by problem, so a
+quadratic step shows here long before it reaches a visitor.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+TMP = Path(tempfile.mkdtemp(prefix="armybuilder-bench-input-"))
+os.environ["DJANGO_SQLITE_PATH"] = str(TMP / "bench.sqlite3")
+os.environ["ARMYBUILDER_CACHE_DIR"] = str(TMP / "cache")
+os.environ["DJANGO_ALLOWED_HOSTS"] = "testserver"
+os.environ["ARMYBUILDER_UNIT_ADD_RATE"] = "100000/m"
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
+os.environ.setdefault("DJANGO_DEBUG", "1")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.core.management import call_command  # noqa: E402
+from django.test import Client  # noqa: E402
+
+from lists.roster_files import RosterFileInvalid, load_roster_file  # noqa: E402
+
+
+def unknown_keys_yaml(count: int) -> bytes:
+    """A roster file whose top level holds `count` keys the format does not know."""
+    return ("game: bolt-action-2e\narmy: generic\n" + "".join(f"k{i}: 1\n" for i in range(count))).encode()
+
+
+def unknown_keys_in_units_yaml(count: int) -> bytes:
+    """The same keys spread over units of 199 each: every mapping and list within its cap, so all are checked."""
+    unit = "  - {unit: rifle-squad, " + ", ".join(f"k{i}: 1" for i in range(199)) + "}\n"
+    return ("game: bolt-action-2e\narmy: generic\nunits:\n" + unit * (count // 199)).encode()
+
+
+def unknown_keys_json(count: int) -> bytes:
+    document = {"game": "bolt-action-2e", "army": "generic", **{f"k{i}": 1 for i in range(count)}}
+    return json.dumps(document, separators=(",", ":")).encode()
+
+
+def refusal_seconds(raw: bytes, filename: str) -> tuple[float, int]:
+    start = time.perf_counter()
+    try:
+        load_roster_file(raw, filename)
+    except RosterFileInvalid as invalid:
+        return time.perf_counter() - start, len(invalid.problems)
+    raise SystemExit("the file was accepted: the figure would be wrong")
+
+
+def main() -> None:
+    print("Refusing hostile roster files (target: linear in size, well under 2 s at the 512 KB cap)")
+    for count in (5_000, 10_000, 45_000):
+        shapes = (
+            (unknown_keys_yaml, "roster.yaml", "YAML"),
+            (unknown_keys_in_units_yaml, "roster.yaml", "YAML, in units"),
+            (unknown_keys_json, "roster.json", "JSON"),
+        )
+        for make, name, shape in shapes:
+            raw = make(count)
+            seconds, problems = refusal_seconds(raw, name)
+            label = f"{count:,} unknown keys, {shape}, {len(raw) // 1024} KB"
+            print(f"  {label:<58} {seconds * 1000:>9.0f} ms  ({problems} problems reported)")
+
+    print("Editor changes on a large roster (each checked as an import, saved in place)")
+    call_command("migrate", verbosity=0)
+    call_command("loadpacks", packs_dir=ROOT / "tests" / "fixtures" / "packs", verbosity=0)
+    for count in (50, 399):
+        client = Client()
+        units = "".join("  - {unit: rifle-squad}\n" for _ in range(count))
+        edit = client.post("/rosters/import/", {"text": f"game: skirmish\narmy: blue\nunits:\n{units}"})["Location"]
+        page = client.get(edit).content.decode()
+        unit_type = re.search(r'name="unit_type" value="(\d+)"', page).group(1)
+        version = re.search(r'name="version" value="(\d+)"', page).group(1)
+        start = time.perf_counter()
+        answer = client.post(f"{edit}units/", {"unit_type": unit_type, "version": version})
+        seconds = time.perf_counter() - start
+        assert answer.status_code == 302, answer.status_code
+        print(f"  {f'add a unit to a roster of {count} units':<58} {seconds * 1000:>9.0f} ms")
+
+
+if __name__ == "__main__":
+    main()
