@@ -193,7 +193,7 @@ def test_roster_txt_prints_one_line_per_name_so_no_fake_legal_line(client, loade
 
     from django.apps import apps
 
-    import_module("lists.migrations.0012_harden_one_line_names").clean(apps, None)
+    import_module("lists.migrations.0014_harden_one_line_names").clean(apps, None)
 
     text = client.get(f"/r/{roster.share_id}/roster.txt").content.decode()
 
