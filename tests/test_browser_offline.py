@@ -1,15 +1,25 @@
 """In Chromium: rosters and their PDFs at the table without a signal (the service worker, offline mode)."""
 
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from lists.models import Roster
+from lists.roster_files import load_roster_file, save_new_roster
+from lists.sharing import hash_secret
 from tests.test_browser import SECTION, add_unit, browser, site, start_roster  # noqa: F401 - the browser suite's fixtures
 
+ROOT = Path(__file__).resolve().parents[1]
 # Chromium reports each request the network refused while offline; the pages themselves must still load.
 OFFLINE_NOISE = re.compile(r"ERR_INTERNET_DISCONNECTED|Failed to load resource|An unknown error occurred when fetching")
+
+
+@pytest.fixture(autouse=True)
+def renders_in_this_process(settings):
+    """The live server renders PDFs in its own thread: no render helpers forked beside the browser."""
+    settings.PDF_RENDER_PROCESSES = 1
 
 
 @pytest.fixture
@@ -132,6 +142,27 @@ def test_a_roster_opened_online_shows_offline_with_its_cards_and_an_edit_shows_b
     context.set_offline(True)  # and the kept copy is the newest one
     page.reload()
     expect(page.locator("article.unit")).to_have_count(2)
+
+
+def test_a_share_page_opened_first_on_a_new_device_keeps_it_and_the_pdf_downloaded_at_once(page, context, site):  # noqa: F811
+    resolved = load_roster_file((ROOT / "examples" / "bolt-action-2e.yaml").read_bytes())
+    roster = save_new_roster(resolved, "firstvisitroster", hash_secret("first-visit-secret"))
+    page.goto(f"{site}/r/{roster.share_id}/")
+    with page.expect_download() as download_info:  # at once: the worker may still be starting
+        page.click("text=Unit cards (PDF)")
+    assert download_info.value.failure() is None
+    wait_until_kept(page, f"/r/{roster.share_id}/")
+
+    context.set_offline(True)
+    page.reload()
+    expect(page.locator("h1")).to_have_text(roster.name)
+    expect(page.locator("article.unit")).to_have_count(roster.units.count())
+    cards = fetch_in_page(page, f"/r/{roster.share_id}/cards.pdf?card=poker&paper=a4")
+    assert (cards["status"], cards["type"], cards["start"]) == (200, "application/pdf", "%PDF-")
+    page.goto(f"{site}/rosters/mine/")
+    expect(page.locator("h1")).to_have_text("My rosters")
+    page.goto(f"{site}/nowhere/")
+    expect(page.locator("h1")).to_have_text("This page needs a connection")
 
 
 def test_the_editor_and_its_secret_are_never_kept_and_it_says_when_offline(page, context, site, empty_cache):  # noqa: F811

@@ -10,6 +10,7 @@
       .then(() => navigator.serviceWorker.ready)
       .then((registration) => inCharge || registration.active.postMessage({ keep: opened }))
       .catch(() => {});
+    if (!inCharge) holdPdfsUntilTheWorkerStarts();
   }
   document.addEventListener("DOMContentLoaded", () => {
     const keep = document.querySelector("[data-keep-offline]");
@@ -17,6 +18,27 @@
     const notice = document.querySelector("[data-offline-notice]");
     if (notice) editorNeedsConnection(notice);
   });
+
+  // On a device's first page, a PDF asked for before the worker has started would not be
+  // kept: its download waits for the worker (a few seconds at most).
+  function holdPdfsUntilTheWorkerStarts() {
+    let started = false;
+    const ready = Promise.race([navigator.serviceWorker.ready, new Promise((resolve) => setTimeout(resolve, 5000))]);
+    ready.then(() => (started = true));
+    const isPdf = (url) => /\/(cards|list)\.pdf$/.test(new URL(url, location.href).pathname);
+    document.addEventListener("submit", (event) => {
+      const form = event.target;
+      if (started || event.defaultPrevented || !isPdf(form.action)) return;
+      event.preventDefault();
+      ready.then(() => form.submit());
+    });
+    document.addEventListener("click", (event) => {
+      const link = event.target.closest && event.target.closest("a[href]");
+      if (started || event.defaultPrevented || !link || !isPdf(link.href)) return;
+      event.preventDefault();
+      ready.then(() => location.assign(link.href));
+    });
+  }
 
   // --- the share page's switch ----------------------------------------------------
 
