@@ -105,12 +105,14 @@ def test_a_roster_opened_online_shows_offline_with_its_cards_and_an_edit_shows_b
     assert download_info.value.suggested_filename == "table-platoon-cards.pdf"
     page.goto(f"{site}/rosters/mine/")
     wait_until_kept(page, f"/r/{roster.share_id}/roster.yaml")
+    wait_until_kept(page, f"/r/{roster.share_id}/cards.pdf?card=poker&paper=a4")
 
     context.set_offline(True)
     page.goto(share)
     expect(page.locator("h1")).to_have_text("Table platoon")
     expect(page.locator("article.unit")).to_have_count(1)
     expect(page.locator("article.unit h2")).to_have_text("Second Lieutenant")
+    expect(page.locator("[data-keep-status]")).to_contain_text("Offline: this is the copy kept on this device")
     expect(page.locator("[data-keep-status]")).to_contain_text("unit cards")
     cards = fetch_in_page(page, f"/r/{roster.share_id}/cards.pdf?card=poker&paper=a4")
     assert (cards["status"], cards["type"], cards["start"]) == (200, "application/pdf", "%PDF-")

@@ -108,7 +108,10 @@
       for (;;) {
         status.textContent = `Fetching the ${what}…`;
         const response = await fetch(url, { credentials: "same-origin" }).catch(() => null);
-        if (response && response.status === 200) break;
+        if (response && response.status === 200) {
+          await keptSoon(url); // the worker stores it as it hands it over
+          break;
+        }
         if (!response || response.status === 503 || Date.now() - started > RENDER_GIVE_UP_MS) {
           status.textContent = `The ${what} could not be fetched: try again with a connection.`;
           return;
@@ -122,6 +125,12 @@
 
   async function keptCopy(url, anyLayout) {
     return caches.match(url, { ignoreVary: true, ignoreSearch: anyLayout });
+  }
+
+  async function keptSoon(url) {
+    for (let waited = 0; !(await keptCopy(url, false)) && waited < 10000; waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
 
   async function missingPdfs(pdfs) {
@@ -139,16 +148,17 @@
 
   async function keptSummary(page, pdfs) {
     const parts = [];
-    const kept = [
+    const items = [
       ["this page", page],
       ["roster.yaml", new URL("roster.yaml", location.href).pathname],
       ...pdfs,
     ];
-    for (const [what, url] of kept) {
+    for (const [what, url] of items) {
       const copy = await keptCopy(url, url.includes(".pdf"));
       if (copy) parts.push(`${what} (${size((await copy.blob()).size)})`);
     }
-    return parts.length ? `Kept on this device: ${parts.join(", ")}.` : "Nothing of this roster is kept on this device yet.";
+    const kept = parts.length ? `Kept on this device: ${parts.join(", ")}.` : "Nothing of this roster is kept on this device yet.";
+    return navigator.onLine ? kept : `Offline: this is the copy kept on this device. ${kept}`;
   }
 
   function size(bytes) {

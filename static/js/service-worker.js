@@ -58,20 +58,22 @@ self.addEventListener("fetch", (event) => {
   if (path.startsWith(CONFIG.staticPrefix)) {
     event.respondWith(staticFile(request));
   } else if (path === CONFIG.myRosters && request.mode === "navigate") {
-    event.respondWith(networkFirst(request, keepMyRosters));
+    event.respondWith(networkFirst(event, keepMyRosters));
   } else if (SHARE_PAGE.test(path) && !url.search) {
-    event.respondWith(networkFirst(request, (cache, response) => keepSharePage(cache, request, response)));
+    event.respondWith(networkFirst(event, (cache, response) => keepSharePage(cache, request, response)));
   } else if ((path === CONFIG.home || ROSTER_FILE.test(path)) && !url.search) {
-    event.respondWith(networkFirst(request, (cache, response) => cache.put(request, response)));
+    event.respondWith(networkFirst(event, (cache, response) => cache.put(request, response)));
   } else if (PDF.test(path) && !url.searchParams.has("wait")) {
-    event.respondWith(networkFirst(request, (cache, response) => keepPdf(cache, request, response)));
+    event.respondWith(networkFirst(event, (cache, response) => keepPdf(cache, request, response), true));
   } else if (request.mode === "navigate") {
     event.respondWith(networkOrOfflinePage(request));
   }
 });
 
-// Online, the newest version (and the kept copy updated); offline, the kept copy.
-async function networkFirst(request, keep) {
+// Online, the newest version (the kept copy updated while it is shown; a PDF is kept before it is
+// handed over, so a download that has finished is on the device); offline, the kept copy.
+async function networkFirst(event, keep, keepFirst = false) {
+  const request = event.request;
   let response;
   try {
     response = await fetch(request);
@@ -79,8 +81,10 @@ async function networkFirst(request, keep) {
     return (await keptCopy(request)) || offlinePage(request);
   }
   if (isWhole(response)) {
-    const cache = await caches.open(CACHE);
-    await keep(cache, response.clone()).catch(() => {});
+    const copy = response.clone();
+    const kept = caches.open(CACHE).then((cache) => keep(cache, copy)).catch(() => {});
+    if (keepFirst) await kept;
+    else event.waitUntil(kept);
   }
   return response;
 }
