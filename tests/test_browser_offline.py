@@ -254,6 +254,10 @@ def test_the_app_is_installable(page, context, site, empty_cache):  # noqa: F811
     page.goto(f"{site}{manifest['start_url']}")
     wait_for_worker(page)
     assert page.evaluate("navigator.serviceWorker.controller.scriptURL") == f"{site}/sw.js"
+    # Chromium's own verdict, the one its install prompt goes by (a test browser's profile is an
+    # incognito one, where nothing installs: that is the one objection left).
+    verdict = context.new_cdp_session(page).send("Page.getInstallabilityErrors")
+    assert [error["errorId"] for error in verdict["installabilityErrors"]] == ["in-incognito"]
     context.set_offline(True)
     response = page.goto(f"{site}{manifest['start_url']}")
     assert response.status == 200

@@ -26,7 +26,7 @@ self.addEventListener("activate", (event) => {
     (async () => {
       const cache = await caches.open(CACHE);
       for (const name of await caches.keys()) {
-        if (name === CACHE) continue;
+        if (name === CACHE || !name.startsWith("kept-")) continue;
         const old = await caches.open(name);
         const requests = await old.keys();
         const pages = requests.filter((request) => !new URL(request.url).pathname.startsWith(CONFIG.staticPrefix));
