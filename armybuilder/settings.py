@@ -191,6 +191,8 @@ CONTENT_SECURITY_POLICY = {
         "style-src": [SELF],
         "img-src": [SELF, "data:"],
         "connect-src": [SELF],
+        "manifest-src": [SELF],  # the web app manifest and the service worker (lists/offline_views.py)
+        "worker-src": [SELF],
         "form-action": [SELF],
         "frame-ancestors": [NONE],
         "base-uri": [NONE],

@@ -177,7 +177,7 @@ def _pasted_bytes(request: HttpRequest, text: str) -> bytes:
 def _remember_and_open(request: HttpRequest, roster: models.Roster, secret: str) -> HttpResponse:
     response = redirect("lists:edit", secret=secret)
     add_never_cache_headers(response)  # it carries a new edit secret: no browser or proxy may keep it
-    mine = [entry for entry in _my_rosters(request) if entry != secret][: MY_ROSTERS_LIMIT - 1]
+    mine = [entry for entry in remembered_secrets(request) if entry != secret][: MY_ROSTERS_LIMIT - 1]
     response.set_signed_cookie(
         MY_ROSTERS_COOKIE,
         json.dumps([secret, *mine]),
@@ -189,7 +189,7 @@ def _remember_and_open(request: HttpRequest, roster: models.Roster, secret: str)
     return response
 
 
-def _my_rosters(request: HttpRequest) -> list[str]:
+def remembered_secrets(request: HttpRequest) -> list[str]:
     try:
         value = json.loads(request.get_signed_cookie(MY_ROSTERS_COOKIE, default="[]"))
     except (ValueError, TypeError):
@@ -200,7 +200,7 @@ def _my_rosters(request: HttpRequest) -> list[str]:
 @require_GET
 def my_rosters(request: HttpRequest) -> HttpResponse:
     """The rosters created on this device (their edit links are in a signed cookie)."""
-    secrets_by_hash = {hash_secret(secret): secret for secret in _my_rosters(request)}
+    secrets_by_hash = {hash_secret(secret): secret for secret in remembered_secrets(request)}
     rosters = models.Roster.objects.filter(edit_secret_hash__in=secrets_by_hash).select_related("system", "army")
     entries = [(roster, secrets_by_hash[roster.edit_secret_hash]) for roster in rosters]
     return render(request, "lists/my_rosters.html", {"entries": entries})

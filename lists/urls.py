@@ -1,6 +1,6 @@
 from django.urls import path
 
-from lists import api, edit_views, event_views, roster_views, views
+from lists import api, edit_views, event_views, offline_views, roster_views, views
 from lists.battlescribe_views import export_battlescribe
 
 app_name = "lists"
@@ -13,6 +13,7 @@ urlpatterns = [
     path("rosters/new/", roster_views.start_roster, name="start"),
     path("rosters/import/", roster_views.import_roster, name="import"),
     path("rosters/mine/", roster_views.my_rosters, name="mine"),
+    path("rosters/mine/kept/", offline_views.my_rosters_kept, name="mine-kept"),
     path("e/<str:secret>/", roster_views.edit_roster, name="edit"),
     path("e/<str:secret>/settings/", edit_views.update_settings, name="edit-settings"),
     path("e/<str:secret>/units/", edit_views.add_unit, name="add-unit"),
@@ -53,6 +54,10 @@ urlpatterns = [
     # Organisers check a printed fingerprint.
     path("verify/", roster_views.verify, name="verify-form"),
     path("verify/<str:code>/", roster_views.verify, name="verify"),
+    # Working offline: the installable app and the service worker that keeps rosters on the device.
+    path("sw.js", offline_views.service_worker, name="service-worker"),
+    path("manifest.webmanifest", offline_views.manifest, name="manifest"),
+    path("offline/", offline_views.offline, name="offline"),
     # The JSON API over the game data.
     path("api/", api.index, name="api-index"),
     path("api/games/", api.games, name="api-games"),

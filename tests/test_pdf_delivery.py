@@ -123,9 +123,9 @@ def test_a_deploy_that_changes_the_pdf_templates_never_serves_a_pdf_made_before_
     templates = [{**settings.TEMPLATES[0], "DIRS": [tmp_path, *settings.TEMPLATES[0]["DIRS"]]}]
 
     with override_settings(TEMPLATES=templates):
-        cards._templates_digest.cache_clear()  # what restarting the processes on a deploy does
+        cards.templates_digest.cache_clear()  # what restarting the processes on a deploy does
         after = client.get(f"{share}{kind}.pdf")
-    cards._templates_digest.cache_clear()
+    cards.templates_digest.cache_clear()
 
     assert before.status_code == after.status_code == 200
     assert "New look" not in pdf_text(before.content)

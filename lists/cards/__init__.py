@@ -33,9 +33,9 @@ from lists.cards.renderer import (
     _boxes,
     _lay_out,
     _make_fetcher,
-    _templates_digest,
     cards_html,
     render_pdf,
+    templates_digest,
     warm_up,
 )
 
@@ -75,5 +75,5 @@ __all__ = [
     "_lay_out",
     "_make_fetcher",
     "render_pdf",
-    "_templates_digest",
+    "templates_digest",
 ]

@@ -15,7 +15,7 @@ from lists import helpers
 from lists.cards.layout import CACHE_SECONDS, LIST_VARIANT, Group, Layout
 from lists.cards.list_summary import list_context
 from lists.cards.packing import _body_key, _first_pass, card_groups
-from lists.cards.renderer import _lay_out, _templates_digest, render_pdf
+from lists.cards.renderer import _lay_out, render_pdf, templates_digest
 from lists.fingerprint import pdf_cache_key
 from lists.loading import GameData
 from lists.snapshot import RosterSnapshot
@@ -50,14 +50,14 @@ def sheets(count: int, layout: Layout) -> list[dict]:
 def pdf_key(kind: str, roster: RosterSnapshot, data: GameData, layout: Layout) -> str:
     """The cache key of this roster's whole PDF of this kind in this layout, as its templates now are."""
     variant = layout.variant if kind == "cards" else LIST_VARIANT
-    return pdf_cache_key(kind, variant, _templates_digest(kind), roster, data)
+    return pdf_cache_key(kind, variant, templates_digest(kind), roster, data)
 
 
 def _group_key(group: Group, layout: Layout, data: GameData) -> str:
     """A group's cards depend on its content, the card size and the pack (and the templates)."""
     content = json.dumps(
         [
-            _templates_digest("cards"),
+            templates_digest("cards"),
             layout.card,
             data.content_hash,
             group.header.data,
@@ -133,7 +133,7 @@ def _batches(groups: list[Group], count: int) -> list[list[int]]:
 
 def start_render_helpers() -> None:
     """Fork the render helpers ahead of a render, unless they run (the RQ worker, before each job's process)."""
-    helpers.start(settings.PDF_RENDER_PROCESSES - 1, state=_templates_digest("cards"))
+    helpers.start(settings.PDF_RENDER_PROCESSES - 1, state=templates_digest("cards"))
 
 
 def _render_in_processes(groups: list[Group], layout: Layout) -> list[tuple[bytes, dict[int, list[CardLayers]]]]:
@@ -143,7 +143,7 @@ def _render_in_processes(groups: list[Group], layout: Layout) -> list[tuple[byte
     batches = _batches(groups, processes)
     calls = [([groups[i] for i in batch], layout) for batch in batches]
     # Helpers forked before the templates changed (a deploy, a test) are replaced before they render.
-    results = helpers.map_shared(_render_groups, calls, processes - 1, state=_templates_digest("cards"))
+    results = helpers.map_shared(_render_groups, calls, processes - 1, state=templates_digest("cards"))
     # Each batch numbers its groups from 0: back to their positions in `groups`.
     return [
         (pdf, {batch[position]: cards for position, cards in placed.items()})

@@ -87,7 +87,7 @@ def warm_up() -> None:
     _stylesheet()
     _card_html_class()
     for kind in PDF_TEMPLATES:
-        _templates_digest(kind)
+        templates_digest(kind)
 
 
 def render_pdf(html: str, *, cards: bool = False) -> bytes:
@@ -113,7 +113,7 @@ def cards_html(cards: list[Card], layout: Layout, page_mm: float = PAGE_MM) -> s
 
 
 @cache
-def _templates_digest(kind: str) -> str:
+def templates_digest(kind: str) -> str:
     """Changes whenever the templates of this kind of PDF do, so cached cards and PDFs never outlive their look."""
     sources = [loader.get_template(name).template.source for name in PDF_TEMPLATES[kind]]
     return hashlib.sha256("\0".join(sources).encode()).hexdigest()[:16]

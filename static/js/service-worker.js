@@ -1,0 +1,164 @@
+// Keeps what a player needs at the table without a signal: each roster's share page, its
+// roster.yaml and its PDFs once downloaded, "my rosters", the home page and the static files.
+// Served by /sw.js, which puts CONFIG (this deploy's version and the files to fetch) above.
+// Never kept: the editor (/e/<secret>/), anything else, and every answer to a POST.
+const CACHE = `kept-${CONFIG.version}`;
+const SHARE_PAGE = /^\/r\/[^/]+\/$/;
+const ROSTER_FILE = /^\/r\/[^/]+\/roster\.yaml$/;
+const PDF = /^\/r\/[^/]+\/(cards|list)\.pdf$/;
+const EDITOR = /^\/e\//;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(CACHE);
+      await cache.addAll([CONFIG.offlinePage, CONFIG.home, ...CONFIG.staticFiles]);
+      await keepMyRosters(cache).catch(() => {});
+      await self.skipWaiting();
+    })(),
+  );
+});
+
+// A new version replaces the old one's copies: every page it kept is fetched again (PDFs
+// whose render has to start again are fetched by the share page's "keep offline" switch).
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(CACHE);
+      for (const name of await caches.keys()) {
+        if (name === CACHE || !name.startsWith("kept-")) continue;
+        const old = await caches.open(name);
+        const requests = await old.keys();
+        const pages = requests.filter((request) => !new URL(request.url).pathname.startsWith(CONFIG.staticPrefix));
+        await Promise.all(pages.map((request) => keepUrl(cache, new URL(request.url))));
+        await caches.delete(name);
+      }
+      await self.clients.claim();
+    })(),
+  );
+});
+
+// A page opened before the worker was in charge asks to be kept (static/js/offline.js).
+self.addEventListener("message", (event) => {
+  if (!event.data || typeof event.data.keep !== "string") return;
+  const url = new URL(event.data.keep, self.location.origin);
+  event.waitUntil(caches.open(CACHE).then((cache) => keepUrl(cache, url)));
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (request.headers.get("HX-Request")) return; // page fragments are never kept
+  const path = url.pathname;
+  if (EDITOR.test(path)) {
+    if (request.mode === "navigate") event.respondWith(networkOrOfflinePage(request));
+    return;
+  }
+  if (path.startsWith(CONFIG.staticPrefix)) {
+    event.respondWith(staticFile(request));
+  } else if (path === CONFIG.myRosters && request.mode === "navigate") {
+    event.respondWith(networkFirst(event, keepMyRosters));
+  } else if (SHARE_PAGE.test(path) && !url.search) {
+    event.respondWith(networkFirst(event, (cache, response) => keepSharePage(cache, request, response)));
+  } else if ((path === CONFIG.home || ROSTER_FILE.test(path)) && !url.search) {
+    event.respondWith(networkFirst(event, (cache, response) => cache.put(request, response)));
+  } else if (PDF.test(path) && !url.searchParams.has("wait")) {
+    event.respondWith(networkFirst(event, (cache, response) => keepPdf(cache, request, response), true));
+  } else if (request.mode === "navigate") {
+    event.respondWith(networkOrOfflinePage(request));
+  }
+});
+
+// Online, the newest version (the kept copy updated while it is shown; a PDF is kept before it is
+// handed over, so a download that has finished is on the device); offline, the kept copy.
+async function networkFirst(event, keep, keepFirst = false) {
+  const request = event.request;
+  let response;
+  try {
+    response = await fetch(request);
+  } catch (offline) {
+    return (await keptCopy(request)) || offlinePage(request);
+  }
+  if (isWhole(response)) {
+    const copy = response.clone();
+    const kept = caches.open(CACHE).then((cache) => keep(cache, copy)).catch(() => {});
+    if (keepFirst) await kept;
+    else event.waitUntil(kept);
+  }
+  return response;
+}
+
+async function keptCopy(request) {
+  const cache = await caches.open(CACHE);
+  const exact = await cache.match(request, { ignoreVary: true });
+  if (exact || !PDF.test(new URL(request.url).pathname)) return exact;
+  // Offline, another layout of the same PDF beats none (the cards at poker size for the A6 ones).
+  return cache.match(request, { ignoreSearch: true, ignoreVary: true });
+}
+
+async function networkOrOfflinePage(request) {
+  try {
+    return await fetch(request);
+  } catch (offline) {
+    return offlinePage(request);
+  }
+}
+
+async function offlinePage(request) {
+  const page = request.mode === "navigate" ? await caches.match(CONFIG.offlinePage, { cacheName: CACHE }) : undefined;
+  return page || Response.error();
+}
+
+// Static files change name or content only with a deploy, which brings a new cache.
+async function staticFile(request) {
+  const cache = await caches.open(CACHE);
+  const kept = await cache.match(request, { ignoreVary: true });
+  if (kept) return kept;
+  const response = await fetch(request);
+  if (isWhole(response)) await cache.put(request, response.clone());
+  return response;
+}
+
+// A share page, and its roster.yaml beside it (the share page shows nothing more than it).
+async function keepSharePage(cache, request, response) {
+  await cache.put(request, response);
+  const file = new URL("roster.yaml", request.url);
+  const yaml = await fetch(file).catch(() => null);
+  if (yaml && isWhole(yaml)) await cache.put(file, yaml);
+}
+
+// A PDF is kept once it is one: while it renders the answer is a 202 page, never kept.
+async function keepPdf(cache, request, response) {
+  if ((response.headers.get("Content-Type") || "").startsWith("application/pdf")) {
+    await cache.put(request.url, response);
+  }
+}
+
+// "My rosters" is kept in its share-link form: an edit link never stays on the device.
+async function keepMyRosters(cache) {
+  const response = await fetch(CONFIG.myRostersKept, { credentials: "same-origin" });
+  if (isWhole(response)) await cache.put(CONFIG.myRosters, response);
+}
+
+// Fetches a page the worker may keep, and keeps it; anything else is left alone.
+async function keepUrl(cache, url) {
+  const path = url.pathname;
+  const request = new Request(url.href);
+  try {
+    if (path === CONFIG.myRosters) return await keepMyRosters(cache);
+    const keepable = SHARE_PAGE.test(path) || ROSTER_FILE.test(path) || PDF.test(path) || path === CONFIG.home;
+    if (!keepable || url.origin !== self.location.origin) return;
+    const response = await fetch(request);
+    if (!isWhole(response)) return;
+    if (PDF.test(path)) return await keepPdf(cache, request, response);
+    if (SHARE_PAGE.test(path)) return await keepSharePage(cache, request, response);
+    await cache.put(request, response);
+  } catch (offline) {
+    // Not kept until the page is opened again online.
+  }
+}
+
+function isWhole(response) {
+  return response.status === 200 && response.type === "basic" && !response.redirected;
+}
