@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET
 from django_htmx.jinja import htmx_script
 
 from lists import models
-from lists.cards import PDF_TEMPLATES, templates_digest
+from lists.cards.renderer import PDF_TEMPLATES, templates_digest
 from lists.roster_views import remembered_secrets
 from lists.sharing import hash_secret
 
