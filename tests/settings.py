@@ -24,3 +24,10 @@ SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = False
 ROSTER_CREATE_RATE = PDF_RATE = UNIT_ADD_RATE = VERIFY_RATE = "10000/m"
 WHITENOISE_AUTOREFRESH = True  # serve from the finders: tests run without collectstatic
 WHITENOISE_USE_FINDERS = True
+
+# The suite's SQLite database lives in memory as one shared cache, where a reader's table lock fails a
+# writer at once instead of making it wait: the live-server tests' pages poll while the PDF worker claims
+# its job. Readers of a shared cache that read uncommitted rows take no such locks.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    _options = DATABASES["default"].setdefault("OPTIONS", {})  # noqa: F405
+    _options["init_command"] = _options.get("init_command", "") + " PRAGMA read_uncommitted=1;"
