@@ -778,6 +778,8 @@ def _write_references(pack: Pack, scope: dict) -> None:
     for table in ("damage_values", "movement", "mounts", "capacities"):
         for index, item in enumerate(pack.items(table)):
             data = item.model_dump(mode="json", exclude={"key", "name"})
+            if table == "movement":
+                data["order"] = list(item.values)  # PostgreSQL's jsonb keeps no key order: advance before run
             reference_rows.append({"table": table, "key": item.key, "name": item.name, "data": data, "position": index})
     _sync(models.Reference, scope, reference_rows, key_fields=("table", "key"))
 

@@ -12,7 +12,10 @@ def move_text(unit_type: UnitTypeInfo, data: GameData) -> str:
         return unit_type.speed
     key = (unit_type.armour or {}).get("movement") or unit_type.kind
     movement = data.references.get("movement", {}).get(key)
-    return ", ".join(f"{k} {v}" for k, v in movement["values"].items()) if movement else ""
+    if not movement:
+        return ""
+    values = movement["values"]
+    return ", ".join(f"{key} {values[key]}" for key in movement.get("order", values))
 
 
 def mount_label(mount_key: str, data: GameData) -> str:
