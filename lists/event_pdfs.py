@@ -11,21 +11,18 @@ from __future__ import annotations
 
 import hashlib
 import io
-import time
 from dataclasses import replace
 
 from django.conf import settings
 from django.core.cache import cache
-from django.http import Http404
 from django.template.loader import render_to_string
-from django_tasks import TaskResultStatus, task
-from django_tasks.exceptions import TaskResultDoesNotExist
+from django_tasks import task
 
-from lists import events
+from lists import events, tasks
 from lists.cards import Layout, cards_pdf, list_context, pdf_key, render_pdf
 from lists.cards.layout import CACHE_SECONDS
 from lists.event_models import Event, Submission
-from lists.tasks import JOB_SECONDS, PdfJob, RenderFailed, _reason, time_limit
+from lists.tasks import PdfJob, RenderFailed, time_limit
 
 
 def pack_key(event: Event, submissions: list[Submission]) -> str:
@@ -90,30 +87,9 @@ def render_event_pdf(public_id: str, kind: str, submission_id: int) -> int:
 
 
 def start(key: str, public_id: str, kind: str, submission_id: int = 0) -> None:
-    result = render_event_pdf.enqueue(public_id, kind, submission_id)
-    entry = {"id": result.id, "queued": time.time()}
-    if result.status == TaskResultStatus.FAILED:
-        entry["reason"] = _reason(result)
-    cache.set(f"job:{key}", entry, JOB_SECONDS)
+    tasks.remember_job(key, render_event_pdf.enqueue(public_id, kind, submission_id))
 
 
 def follow(key: str) -> PdfJob | None:
-    """Where this PDF's render has got to (as lists.tasks.follow, for the event's task)."""
-    entry = cache.get(f"job:{key}")
-    if entry is None:
-        return None
-    if "reason" in entry:
-        return PdfJob("failed", reason=entry["reason"])
-    if not render_event_pdf.get_backend().supports_get_result:
-        return None
-    try:
-        result = render_event_pdf.get_result(entry["id"])
-    except (TaskResultDoesNotExist, Http404):
-        return None
-    if result.status == TaskResultStatus.FAILED:
-        return PdfJob("failed", reason=_reason(result))
-    if result.status == TaskResultStatus.SUCCESSFUL:
-        return PdfJob("done")
-    if result.started_at is not None:
-        return PdfJob("rendering", int(time.time() - result.started_at.timestamp()))
-    return PdfJob("queued", int(time.time() - entry["queued"]))
+    """Where this PDF's render has got to: lists.tasks.follow, for the event's task."""
+    return tasks.follow(key, render_event_pdf)

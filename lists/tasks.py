@@ -114,25 +114,31 @@ def pack_versions(roster: models.Roster) -> list[tuple[str, str]]:
 
 def start(key: str, share_id: str, kind: str, layout: Layout) -> None:
     """Enqueue a render of this PDF and remember its job under the PDF's key."""
-    result = render_pdf.enqueue(share_id, kind, layout.card, layout.paper, layout.merge)
+    remember_job(key, render_pdf.enqueue(share_id, kind, layout.card, layout.paper, layout.merge))
+
+
+def remember_job(key: str, result) -> None:
+    """Remember an enqueued render's job under its PDF's key, for follow()."""
     entry = {"id": result.id, "queued": time.time()}
     if result.status == TaskResultStatus.FAILED:  # a backend that runs tasks at once has finished already
         entry["reason"] = _reason(result)
     cache.set(f"job:{key}", entry, JOB_SECONDS)
 
 
-def follow(key: str) -> PdfJob | None:
-    """Where the render of this PDF has got to, or None if none is under way (or its record is gone)."""
+def follow(key: str, renderer=None) -> PdfJob | None:
+    """Where the render of this PDF (by `renderer`, the roster PDFs' task by default) has got to, or None if
+    none is under way (or its record is gone)."""
+    renderer = renderer or render_pdf
     entry = cache.get(f"job:{key}")
     if entry is None:
         return None
     if "reason" in entry:
         return PdfJob("failed", reason=entry["reason"])
-    if not render_pdf.get_backend().supports_get_result:
+    if not renderer.get_backend().supports_get_result:
         return None
     try:
-        result = render_pdf.get_result(entry["id"])
-    except TaskResultDoesNotExist:  # pruned: start it again
+        result = renderer.get_result(entry["id"])
+    except (TaskResultDoesNotExist, Http404):  # pruned: start it again
         return None
     now = time.time()
     if result.status == TaskResultStatus.FAILED:
