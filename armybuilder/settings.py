@@ -201,7 +201,7 @@ CONTENT_SECURITY_POLICY = {
 }
 
 # Rate limits (per client address) on what is costly: creating rosters and rendering PDFs.
-RATELIMIT_VIEW = "lists.roster_views.too_many_requests"
+RATELIMIT_VIEW = "lists.page_helpers.too_many_requests"
 ROSTER_CREATE_RATE = os.environ.get("ARMYBUILDER_ROSTER_CREATE_RATE", "30/m")
 PDF_RATE = os.environ.get("ARMYBUILDER_PDF_RATE", "30/m")
 

@@ -7,7 +7,7 @@ from django.views.decorators.http import require_GET
 
 from lists.battlescribe.roster_export import export, exportable, roster_rosz
 from lists.loading import roster_snapshot
-from lists.roster_views import _download, download_name
+from lists.page_helpers import download, download_name
 from lists.sharing import roster_for_share
 
 
@@ -19,5 +19,5 @@ def export_battlescribe(request: HttpRequest, share_id: str, zipped: bool) -> Ht
         raise Http404("This roster's army has no BattleScribe ids (only Bolt Action theatre lists have).")
     xml = export(snapshot)
     if zipped:
-        return _download(roster_rosz(xml), "application/zip", download_name(roster, ".rosz"))
-    return _download(xml, "application/xml; charset=utf-8", download_name(roster, ".ros"))
+        return download(roster_rosz(xml), "application/zip", download_name(roster, ".rosz"))
+    return download(xml, "application/xml; charset=utf-8", download_name(roster, ".ros"))

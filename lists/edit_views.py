@@ -19,21 +19,20 @@ from django.views.decorators.http import require_POST
 from django_ratelimit.core import is_ratelimited
 
 from lists import models
+from lists.editor_page import (
+    after_edit,
+    conflict_page,
+    render_editor,
+    settings_form_for,
+    undo_key,
+    unit_changed,
+    unit_form_for,
+)
 from lists.forms import ForceForm
 from lists.loading import game_data, one_state, priced_house_rules, roster_snapshot, roster_units
+from lists.page_helpers import too_many_requests, whole_number
 from lists.roster_edits import Draft, EditRefused, StaleEdit, edit
 from lists.roster_files import MAX_UNITS, RosterFileInvalid, default_force_name, default_label
-from lists.roster_views import (
-    _after_edit,
-    _conflict,
-    _int,
-    _render_editor,
-    _settings_form,
-    _undo_key,
-    _unit_changed,
-    _unit_form,
-    too_many_requests,
-)
 from lists.sharing import roster_for_edit
 from lists.validation import open_qualities
 
@@ -43,19 +42,19 @@ UNDO_SECONDS = 60 * 60
 def _apply(request, roster, secret, change: Callable[[Draft], object]) -> tuple[Draft | None, HttpResponse | None]:
     """Make a change through the one write path: the saved draft, or the answer saying why nothing was saved."""
     try:
-        return edit(roster, _int(request.POST.get("version")), change), None
+        return edit(roster, whole_number(request.POST.get("version")), change), None
     except StaleEdit:
-        return None, _conflict(request, roster, secret)
+        return None, conflict_page(request, roster, secret)
     except (EditRefused, RosterFileInvalid) as refused:
         roster.refresh_from_db()
         problems = [str(p) for p in refused.problems] if isinstance(refused, RosterFileInvalid) else [str(refused)]
-        return None, _render_editor(request, roster, secret, errors=problems, status=400)
+        return None, render_editor(request, roster, secret, errors=problems, status=400)
 
 
 def _saved(request, roster, secret, change: Callable[[Draft], object], anchor: str = "roster") -> HttpResponse:
     """Make a change and answer as the editor does: the edited roster, or why nothing was saved."""
     draft, refused = _apply(request, roster, secret, change)
-    return refused or _after_edit(request, roster, secret, anchor)
+    return refused or after_edit(request, roster, secret, anchor)
 
 
 def _edit_rate_limited(request) -> bool:
@@ -75,13 +74,13 @@ def add_unit(request: HttpRequest, secret: str) -> HttpResponse:
     if _edit_rate_limited(request):
         return too_many_requests(request, None)
     data = game_data(roster.system)
-    unit_id = _int(request.POST.get("unit_type"))
+    unit_id = whole_number(request.POST.get("unit_type"))
     if unit_id not in {unit for _, unit in data.available_units(roster.army_id)}:
-        return _render_editor(request, roster, secret, errors=["Pick a unit from the list to add."], status=400)
+        return render_editor(request, roster, secret, errors=["Pick a unit from the list to add."], status=400)
     if full := _full(roster):
-        return _render_editor(request, roster, secret, errors=[full], status=400)
+        return render_editor(request, roster, secret, errors=[full], status=400)
     # The force the picker adds to; a form without one (an older page) adds to the first force.
-    force_id = _int(request.POST.get("force")) if request.POST.get("force") else None
+    force_id = whole_number(request.POST.get("force")) if request.POST.get("force") else None
     unit_type = data.unit_types[unit_id]
     quality = next(iter(open_qualities(unit_type, data.armies[roster.army_id].key)), None)
     entry = {"unit": unit_type.key, **({"quality": quality} if quality else {})}
@@ -95,7 +94,7 @@ def add_unit(request: HttpRequest, secret: str) -> HttpResponse:
     if refused:
         return refused
     force = next(force for force in draft.forces() if entry in force["units"])
-    return _after_edit(request, roster, secret, f"unit-{draft.id_of(entry)}", picker_force=draft.id_of(force))
+    return after_edit(request, roster, secret, f"unit-{draft.id_of(entry)}", picker_force=draft.id_of(force))
 
 
 @require_POST
@@ -110,9 +109,9 @@ def update_unit(request: HttpRequest, secret: str, unit_id: int) -> HttpResponse
         return _gone(request, roster, secret)
     labels = {row.id: c.label for row, c in zip(units, snapshot.units, strict=True)}
     priced = list(priced_house_rules())
-    form = _unit_form(snapshot, units, priced, unit_id, choice, labels, forces, data=request.POST)
+    form = unit_form_for(snapshot, units, priced, unit_id, choice, labels, forces, data=request.POST)
     if not form.is_valid():
-        return _unit_changed(request, roster, secret, unit_id, unit_forms={unit_id: form})
+        return unit_changed(request, roster, secret, unit_id, unit_forms={unit_id: form})
     values = form.cleaned_data
     rule_names = {rule.id: rule.name for rule in priced}
     moved = values["force"] is not None and values["force"] != next(r.force_id for r in units if r.id == unit_id)
@@ -147,8 +146,8 @@ def update_unit(request: HttpRequest, secret: str, unit_id: int) -> HttpResponse
     if refused:
         return refused
     if moved:  # a moved unit shows under another force: the whole roster changes
-        return _after_edit(request, roster, secret, f"unit-{unit_id}")
-    return _unit_changed(request, roster, secret, unit_id)
+        return after_edit(request, roster, secret, f"unit-{unit_id}")
+    return unit_changed(request, roster, secret, unit_id)
 
 
 def _rename(draft: Draft, old: str, new: str) -> None:
@@ -164,8 +163,8 @@ def _rename(draft: Draft, old: str, new: str) -> None:
 
 def _gone(request, roster, secret) -> HttpResponse:
     """A unit or force the roster no longer has: the newer roster for a stale page, else Not Found."""
-    if _int(request.POST.get("version")) != roster.version:
-        return _conflict(request, roster, secret)
+    if whole_number(request.POST.get("version")) != roster.version:
+        return conflict_page(request, roster, secret)
     raise Http404("No such unit in this roster.")
 
 
@@ -197,9 +196,9 @@ def remove_unit(request: HttpRequest, secret: str, unit_id: int) -> HttpResponse
     draft, refused = _apply(request, roster, secret, remove)
     if refused:
         return refused
-    cache.set(_undo_key(roster), undo, UNDO_SECONDS)
+    cache.set(undo_key(roster), undo, UNDO_SECONDS)
     if request.htmx:
-        return _unit_changed(request, roster, secret, unit_id)
+        return unit_changed(request, roster, secret, unit_id)
     return redirect(f"{reverse('lists:edit', args=[secret])}#undo")
 
 
@@ -207,9 +206,9 @@ def remove_unit(request: HttpRequest, secret: str, unit_id: int) -> HttpResponse
 def undo_remove(request: HttpRequest, secret: str) -> HttpResponse:
     """Bring back the unit removed last, where it was, with the units it carried back aboard."""
     roster = roster_for_edit(secret)
-    undo = cache.get(_undo_key(roster))
+    undo = cache.get(undo_key(roster))
     if undo is None:
-        return _render_editor(request, roster, secret, errors=["There is no removal to undo."], status=400)
+        return render_editor(request, roster, secret, errors=["There is no removal to undo."], status=400)
 
     def put_back(draft: Draft) -> None:
         taken = draft.labels()
@@ -228,8 +227,8 @@ def undo_remove(request: HttpRequest, secret: str) -> HttpResponse:
     draft, refused = _apply(request, roster, secret, put_back)
     if refused:
         return refused
-    cache.delete(_undo_key(roster))
-    return _after_edit(request, roster, secret)
+    cache.delete(undo_key(roster))
+    return after_edit(request, roster, secret)
 
 
 @require_POST
@@ -257,7 +256,7 @@ def add_force(request: HttpRequest, secret: str) -> HttpResponse:
     roster = roster_for_edit(secret)
     form = ForceForm(request.POST, data_for=game_data(roster.system), army_id=roster.army_id)
     if not form.is_valid():
-        return _render_editor(request, roster, secret, errors=_form_errors(form), status=400)
+        return render_editor(request, roster, secret, errors=_form_errors(form), status=400)
 
     def add(draft: Draft) -> None:
         taken = {force["name"] for force in draft.forces()}
@@ -273,7 +272,7 @@ def update_force(request: HttpRequest, secret: str, force_id: int) -> HttpRespon
     roster = roster_for_edit(secret)
     form = ForceForm(request.POST, data_for=game_data(roster.system), army_id=roster.army_id)
     if not form.is_valid():
-        return _render_editor(request, roster, secret, errors=_form_errors(form), status=400)
+        return render_editor(request, roster, secret, errors=_form_errors(form), status=400)
 
     def rename(draft: Draft) -> None:
         force = draft.force(force_id)
@@ -317,9 +316,9 @@ def update_settings(request: HttpRequest, secret: str) -> HttpResponse:
     roster = roster_for_edit(secret)
     data = game_data(roster.system)
     priced = list(priced_house_rules())
-    form = _settings_form(roster, data, roster_snapshot(roster), priced, request.POST)
+    form = settings_form_for(roster, data, roster_snapshot(roster), priced, request.POST)
     if not form.is_valid():
-        return _render_editor(request, roster, secret, settings_form=form, status=400)
+        return render_editor(request, roster, secret, settings_form=form, status=400)
     values = form.cleaned_data
     rule_names = {rule.id: rule.name for rule in priced}
 

@@ -25,7 +25,7 @@ from lists.cards import list_context
 from lists.event_forms import EventForm, SubmitForm, SubmitRosterForm
 from lists.event_models import MAX_SUBMISSIONS, Event, Submission
 from lists.loading import game_data
-from lists.roster_views import download_name, limit_creation, too_many_requests
+from lists.page_helpers import download_name, limit_creation, too_many_requests
 from lists.sharing import hash_secret, new_edit_secret, new_share_id, roster_for_edit
 
 SORTS = {

@@ -23,8 +23,8 @@ from django_htmx.jinja import htmx_script
 
 from lists import models
 from lists.cards.renderer import PDF_TEMPLATES, templates_digest
-from lists.roster_views import remembered_secrets
 from lists.sharing import hash_secret
+from lists.start_views import remembered_secrets
 
 SERVICE_WORKER = "js/service-worker.js"
 # The static files every kept page uses, fetched when the worker installs.

@@ -1,6 +1,17 @@
 from django.urls import path
 
-from lists import api, edit_views, event_views, offline_views, roster_views, views
+from lists import (
+    api,
+    edit_views,
+    editor_page,
+    event_views,
+    offline_views,
+    print_views,
+    share_views,
+    start_views,
+    verify_views,
+    views,
+)
 from lists.battlescribe_views import export_battlescribe
 
 app_name = "lists"
@@ -10,11 +21,11 @@ urlpatterns = [
     path("games/<slug:system_key>/", views.game, name="game"),
     path("games/<slug:system_key>/armies/<slug:army_key>/", views.army, name="army"),
     # Rosters: start or import, then edit by secret link, share by id.
-    path("rosters/new/", roster_views.start_roster, name="start"),
-    path("rosters/import/", roster_views.import_roster, name="import"),
-    path("rosters/mine/", roster_views.my_rosters, name="mine"),
+    path("rosters/new/", start_views.start_roster, name="start"),
+    path("rosters/import/", start_views.import_roster, name="import"),
+    path("rosters/mine/", start_views.my_rosters, name="mine"),
     path("rosters/mine/kept/", offline_views.my_rosters_kept, name="mine-kept"),
-    path("e/<str:secret>/", roster_views.edit_roster, name="edit"),
+    path("e/<str:secret>/", editor_page.edit_roster, name="edit"),
     path("e/<str:secret>/settings/", edit_views.update_settings, name="edit-settings"),
     path("e/<str:secret>/units/", edit_views.add_unit, name="add-unit"),
     path("e/<str:secret>/units/<int:unit_id>/", edit_views.update_unit, name="update-unit"),
@@ -24,15 +35,15 @@ urlpatterns = [
     path("e/<str:secret>/forces/", edit_views.add_force, name="add-force"),
     path("e/<str:secret>/forces/<int:force_id>/", edit_views.update_force, name="update-force"),
     path("e/<str:secret>/forces/<int:force_id>/remove/", edit_views.remove_force, name="remove-force"),
-    path("r/<str:share_id>/", roster_views.share_roster, name="share"),
-    path("r/<str:share_id>/roster.yaml", roster_views.export, {"fmt": "yaml"}, name="export-yaml"),
-    path("r/<str:share_id>/roster.json", roster_views.export, {"fmt": "json"}, name="export-json"),
+    path("r/<str:share_id>/", share_views.share_roster, name="share"),
+    path("r/<str:share_id>/roster.yaml", share_views.export, {"fmt": "yaml"}, name="export-yaml"),
+    path("r/<str:share_id>/roster.json", share_views.export, {"fmt": "json"}, name="export-json"),
     path("r/<str:share_id>/roster.ros", export_battlescribe, {"zipped": False}, name="export-ros"),
     path("r/<str:share_id>/roster.rosz", export_battlescribe, {"zipped": True}, name="export-rosz"),
-    path("r/<str:share_id>/copy/", roster_views.copy_roster, name="copy"),
-    path("r/<str:share_id>/cards.pdf", roster_views.cards, name="cards"),
-    path("r/<str:share_id>/list.pdf", roster_views.army_list, name="list"),
-    path("r/<str:share_id>/roster.txt", roster_views.text, name="export-text"),
+    path("r/<str:share_id>/copy/", share_views.copy_roster, name="copy"),
+    path("r/<str:share_id>/cards.pdf", print_views.cards, name="cards"),
+    path("r/<str:share_id>/list.pdf", print_views.army_list, name="list"),
+    path("r/<str:share_id>/roster.txt", share_views.text, name="export-text"),
     # Tournament events: run one, submit to it, and the organiser's table by secret link.
     path("events/new/", event_views.new_event, name="event-new"),
     path("events/<str:public_id>/", event_views.public_event, name="event"),
@@ -52,8 +63,8 @@ urlpatterns = [
     path("events/o/<str:secret>/s/<int:submission_id>/cards.pdf", event_views.submission_cards, name="event-cards"),
     path("e/<str:secret>/submit-to-event/", event_views.submit_roster, name="submit-to-event"),
     # Organisers check a printed fingerprint.
-    path("verify/", roster_views.verify, name="verify-form"),
-    path("verify/<str:code>/", roster_views.verify, name="verify"),
+    path("verify/", verify_views.verify, name="verify-form"),
+    path("verify/<str:code>/", verify_views.verify, name="verify"),
     # Working offline: the installable app and the service worker that keeps rosters on the device.
     path("sw.js", offline_views.service_worker, name="service-worker"),
     path("manifest.webmanifest", offline_views.manifest, name="manifest"),

@@ -1,0 +1,90 @@
+"""The PDFs: served from the cache, else rendered by the task worker while a page follows the job."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+from django_ratelimit.core import is_ratelimited
+
+from lists import tasks
+from lists.cards import Layout, pdf_key
+from lists.page_helpers import download, download_name, printable, problems_page, too_many_requests
+
+
+@require_GET
+def cards(request: HttpRequest, share_id: str) -> HttpResponse:
+    """The unit cards PDF: served from the cache, else rendered in the background while a page waits."""
+    roster, snapshot, data = printable(share_id)
+    try:
+        layout = Layout(
+            card=request.GET.get("card", "poker"),
+            paper=request.GET.get("paper", "a4"),
+            merge=request.GET.get("merge") in {"1", "on", "true"},
+        )
+    except ValueError as problem:
+        return problems_page(request, [str(problem)], title="Those card settings are not available")
+    return _deliver(request, roster, snapshot, data, "cards", layout)
+
+
+@require_GET
+def army_list(request: HttpRequest, share_id: str) -> HttpResponse:
+    """The organiser's list PDF, delivered like the cards."""
+    roster, snapshot, data = printable(share_id)
+    return _deliver(request, roster, snapshot, data, "list", Layout())
+
+
+PDF_NAMES = {"cards": ("-cards.pdf", "the unit cards"), "list": ("-list.pdf", "the organiser's list")}
+
+
+def _deliver(request, roster, snapshot, data, kind: str, layout: Layout) -> HttpResponse:
+    """The PDF if it is ready; else start its render (within the client's budget) and show its progress.
+
+    `?wait=1` asks for the progress page (htmx polls it, browsers without
+    JavaScript refresh it); when the PDF is ready it opens a page that fetches it.
+    `?retry=1` starts a failed render again.
+    """
+    suffix, what = PDF_NAMES[kind]
+    filename = download_name(roster, suffix)
+    key = pdf_key(kind, snapshot, data, layout)
+    waiting = request.GET.get("wait") == "1"
+    query = request.GET.copy()
+    for name in ("wait", "retry"):
+        query.pop(name, None)
+    pdf_url = f"{request.path}?{query.urlencode()}" if query else request.path
+    wait_url = f"{pdf_url}{'&' if query else '?'}wait=1"
+    pdf = cache.get(key)
+    job = None if pdf is not None else tasks.follow(key)
+    if pdf is None and (job is None or job.state == "done" or (job.state == "failed" and request.GET.get("retry"))):
+        if is_ratelimited(request, group="pdf", key="ip", rate=settings.PDF_RATE, increment=True):
+            return too_many_requests(request, None)
+        tasks.start(key, roster.share_id, kind, layout)
+        pdf = cache.get(key)  # a backend that runs tasks at once has finished already
+        job = None if pdf is not None else tasks.follow(key)
+    if pdf is not None and not waiting:
+        return download(pdf, "application/pdf", filename)
+    context = {
+        "roster": roster,
+        "what": what,
+        "filename": filename,
+        "job": job or tasks.PdfJob("queued"),
+        "ready": pdf is not None,
+        "units": len(snapshot.units),
+        "pdf_url": pdf_url,
+        "wait_url": wait_url,
+        "retry_url": f"{pdf_url}{'&' if query else '?'}retry=1",
+    }
+    if request.htmx:
+        if pdf is not None:  # open the "ready" page, which fetches the file (and stops the polling)
+            response = HttpResponse(status=204)
+            response["HX-Redirect"] = wait_url
+            return response
+        return render(request, "lists/pdf_status.html#status", context)
+    status = 200 if pdf is not None else 503 if context["job"].state == "failed" else 202
+    response = render(request, "lists/pdf_status.html", context, status=status)
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    if status == 503:
+        response["Retry-After"] = "60"
+    return response
