@@ -6,6 +6,7 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 from lists.forms import StartForm
+from lists.loading import game_data
 from lists.models import Army, GameSystem, UnitModel, UnitType, Weapon, WeaponRule
 from lists.rules.organisation import describe_limit
 
@@ -100,8 +101,10 @@ def army(request: HttpRequest, system_key: str, army_key: str) -> HttpResponse:
         Army.objects.select_related("system").prefetch_related("rules"), system__key=system_key, key=army_key
     )
     weapon_rules = Prefetch("rule_links", queryset=WeaponRule.objects.select_related("rule"))
+    # A theatre list fields units of its nation (and of shared armies): show those, at this list's prices.
+    unit_ids = [unit_id for _source, unit_id in game_data(army.system).available_units(army.id)]
     units = (
-        UnitType.objects.filter(army=army)
+        UnitType.objects.filter(id__in=unit_ids)
         .select_related("category", "officer_rank")
         .prefetch_related(
             "rules",
@@ -115,8 +118,26 @@ def army(request: HttpRequest, system_key: str, army_key: str) -> HttpResponse:
             ),
         )
     )
-    units = list(units)
+    units = sorted(units, key=lambda unit: (unit.category.position, unit.army_id != army.id, unit.position))
+    for unit in units:
+        unit.prices = _prices_in(unit, army.key)
+    # A unit the list fields at none of its qualities is not in the list.
+    units = [unit for unit in units if unit.prices or not unit.quality_costs.all()]
     carried = {weapon.pk: weapon for unit in units for model in unit.models.all() for weapon in model.weapons.all()}
     weapons = sorted(carried.values(), key=lambda weapon: weapon.position)
     context = {"system": army.system, "army": army, "units": units, "weapons": weapons}
     return render(request, "lists/army.html", context)
+
+
+def _prices_in(unit: UnitType, army_key: str) -> list[dict]:
+    """Each quality the army list fields the unit at, with its price there (a theatre's own, where it sets one)."""
+    return [
+        {
+            "quality": cost.quality.name,
+            "points": cost.army_points.get(army_key, cost.points),
+            "usual": cost.points if army_key in cost.army_points else None,
+            "per_extra_model": cost.per_extra_model,
+        }
+        for cost in unit.quality_costs.all()
+        if not cost.armies or army_key in cost.armies
+    ]
