@@ -152,3 +152,14 @@ def test_a_unit_with_no_place_in_the_platoon_is_told_where_the_same_unit_has_one
     (message,) = [m for c, m in errors(result) if "no place for" in m]
     assert "add Panzer V 'Panther' from Tanks, Tank Destroyers" in message
     assert "move it to another force" not in message
+
+
+def test_a_missing_slots_fix_names_units_of_the_army_that_fill_it(tmp_path):
+    """The Normandy list's Heer Grenadier Squad is an Infantry unit; its officers are Leutnant and Oberleutnant."""
+    code, result = validate(tmp_path, platoon("1. Zug"))
+    # The JSON finding's message ends with its fix: "...; the roster has 0. Add 2 more: ...".
+    fixes = dict(f["message"].split("; ", 1) for f in result["findings"] if f["code"] == "org.missing")
+    squads = next(fix for what, fix in fixes.items() if "Infantry squads" in what)
+    lieutenant = next(fix for what, fix in fixes.items() if "1 Lieutenant" in what)
+    assert code == 1 and "Heer Grenadier Squad" in squads
+    assert "Leutnant (Second Lieutenant)" in lieutenant and "Heer Grenadier Squad" not in lieutenant

@@ -74,6 +74,22 @@ def slot_taken(roster: RosterSnapshot, slot: SlotInfo, units: list[UnitChoice]) 
     return sum(unit_weight(roster, slot, unit) for unit in units if in_slot(slot, unit))
 
 
+def _examples(roster: RosterSnapshot, slot: SlotInfo, shown: int = 3) -> str:
+    """Units of the army that fill the slot, so a fix names what to add: " (e.g. Heer Grenadier Squad)"."""
+    names = list(
+        dict.fromkeys(
+            unit_type.name
+            for unit_type in roster.army_unit_types
+            if unit_type.category in slot.categories
+            and (not slot.ranks_counted or {unit_type.officer_rank, *unit_type.officer_ranks} & set(slot.ranks_counted))
+        )
+    )
+    if not names or names == [slot.name]:
+        return ""
+    more = ", …" if len(names) > shown else ""
+    return f" (e.g. {', '.join(names[:shown])}{more})"
+
+
 def _no_place_fix(roster: RosterSnapshot, unit: UnitChoice, slots, placed: set[str]) -> str:
     """The fix for a unit of a category the force has no slot for: the same unit listed in a slot it has
     (the army list names a tank under Compulsory Vehicles and under Tanks), else another force."""
@@ -130,9 +146,9 @@ def force_findings(roster: RosterSnapshot, force: ForceInfo, named: bool) -> lis
                 error(
                     "org.missing" if isinstance(slot.min, int) else "org.ratio",
                     f"{who[0].upper()}{who[1:]} needs at least {math.ceil(minimum)} {slot.name}; {has} {taken:g}.",
-                    f"Add {missing:g} more to {force.name}: {slot.name}."
+                    f"Add {missing:g} more to {force.name}: {slot.name}{_examples(roster, slot)}."
                     if named
-                    else f"Add {missing:g} more: {slot.name}.",
+                    else f"Add {missing:g} more: {slot.name}{_examples(roster, slot)}.",
                     rule,
                     # Point at a unit of the force where there is one, so the editor shows where to add.
                     units[0] if named and units else None,
