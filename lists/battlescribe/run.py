@@ -7,10 +7,12 @@ from pathlib import Path
 
 import yaml
 
-from lists.battlescribe.convert import Converter, PackWriter, Report
+from lists.battlescribe.converter import Converter
 from lists.battlescribe.entry_ids import FILE_NAME, entry_ids
+from lists.battlescribe.nodes import Report
 from lists.battlescribe.organisation_facts import apply_facts
 from lists.battlescribe.overrides import Applied, apply_overrides, load_overrides
+from lists.battlescribe.pack_writer import PackWriter
 from lists.battlescribe.reader import read_library
 from lists.battlescribe.summaries import load_summaries
 
