@@ -4,7 +4,7 @@ and per-man options (an option whose price the men pay, each while it is taken).
 from __future__ import annotations
 
 from lists.battlescribe.conditions import signed
-from lists.battlescribe.names import role_of, whole
+from lists.battlescribe.names import role_of, slug, whole, without_quality
 from lists.battlescribe.nodes import Node
 from lists.battlescribe.unit_part import Part
 
@@ -21,6 +21,8 @@ class MenMixin:
             count = int(child.limit("min") or 0)
             most = child.limit("max")
             each = child.cost + self.mandatory_cost(child)
+            choices = self.weapon_choices(child) if count >= 1 else []
+            each += sum(default_cost for _, _, default_cost, _ in choices)
             if count == 0 and part.per_extra is not None and each != part.per_extra:
                 # A man with a different weapon (Soldier with LMG): an option adding him at his own cost,
                 # one of the squad's men as its size range counts them.
@@ -38,6 +40,8 @@ class MenMixin:
                     weapons += [w for w in self.converter.weapons_of(grandchild, self.catalogue) if w not in weapons]
             line = {"count": count, "role": role_of(child.name, self.kind), "name": child.name, "weapons": weapons}
             part.composition.append(line)
+            for choice in choices:
+                self.weapon_choice(child, count, most, choice, part, line)
             if most is None or most > count:
                 if part.per_extra is not None and part.per_extra != each:
                     self.report.pattern("men of different costs in one squad: the first extra man's cost used")
@@ -55,6 +59,44 @@ class MenMixin:
         for line in part.composition:
             line.pop("extra", None)
         self.report.pattern("model group read as the unit's size and cost per extra man")
+
+    def weapon_choices(self, man: Node) -> list[tuple[Node, Node, float, list[str]]]:
+        """A man's compulsory one-of weapon groups (an NCO's Rifle or SMG, min 1 and max 1), each as
+        (group, its default, the default's cost, its weapons): the data's default, else the cheapest."""
+        found = []
+        for group in self.converter.children(man, self.catalogue):
+            if not group.is_group or (group.limit("min") or 0) < 1 or group.limit("max") != 1:
+                continue
+            entries = [c for c in self.converter.children(group, self.catalogue) if not c.is_group]
+            if not entries:
+                continue
+            wanted = group.element.get("defaultSelectionEntryId")
+            named = [c for c in entries if wanted and wanted in (c.id, c.element.get("id"))]
+            default = named[0] if named else min(entries, key=lambda c: c.cost + self.mandatory_cost(c))
+            cost = default.cost + self.mandatory_cost(default)
+            found.append((group, default, cost, self.contents_weapons(default)))
+        return found
+
+    def weapon_choice(self, man: Node, count: int, most: float | None, choice: tuple, part: Part, line: dict) -> None:
+        """A man's compulsory weapon: the default in his hands and in the squad's price; the others, for a
+        man of a fixed number (the NCO), options replacing it, named for him."""
+        group, default, cost, weapons = choice
+        line["weapons"] += [w for w in weapons if w not in line["weapons"]]
+        if most != count:
+            self.report.pattern("a weapon choice of men a squad may add: the default's cost in each man's price")
+            return
+        key = slug(f"{without_quality(man.name)} {group.name}")
+        before = len(part.options)
+        for other in self.converter.children(group, self.catalogue):
+            if other is not default and not other.is_group and other.id != default.id:
+                self.option(other, part, key, (cost, weapons), f"{without_quality(man.name)} {other.name}")
+        for option in part.options[before:]:
+            option["_carrier"] = man.name
+            if count > 1:
+                option["max"] = count
+        self.report.pattern(
+            "a man's compulsory weapon choice: the default in his price, the others options replacing it"
+        )
 
     def men_share(self, option_id: str) -> tuple[float, list[str]] | None:
         """Who pays while a per-man option is taken: what the men of a fixed number (an NCO) add, and the

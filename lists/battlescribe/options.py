@@ -28,9 +28,15 @@ class OptionsMixin:
     """UnitBuilder's options (lists/battlescribe/units.py)."""
 
     def option(
-        self, child: Node, part: Part, group: str | None, instead_of: tuple[float, list[str]] | None = None
+        self,
+        child: Node,
+        part: Part,
+        group: str | None,
+        instead_of: tuple[float, list[str]] | None = None,
+        label: str | None = None,
     ) -> None:
-        """An optional entry as a unit option; `instead_of` is the cost and weapons of the default it replaces."""
+        """An optional entry as a unit option; `instead_of` is the cost and weapons of the default it replaces,
+        `label` its name where the entry's own does not say whose it is (an NCO's SMG)."""
         where = f"{self.catalogue.name}: {self.root.name} / {child.name}"
         limits = self.option_limits(child, where)
         if limits is None:
@@ -51,7 +57,7 @@ class OptionsMixin:
         most = max((most_in[key] for key in shown if most_in[key] is not None), default=None)
         if most is None:
             most = self.outer_limit(child, group)
-        option = self.option_entry(child, part, pricing, instead_of, most, group)
+        option = self.option_entry(child, part, pricing, instead_of, most, group, label or child.name)
         if len(shown) < len(self.unit_shown):
             option["armies"] = shown
         option["citation"] = self.converter.citation(self.catalogue, child, child.name)
@@ -137,17 +143,18 @@ class OptionsMixin:
         instead_of: tuple[float, list[str]] | None,
         most: float | None,
         group: str | None,
+        name: str,
     ) -> dict:
         """The pack option's fields, with the converter's notes (underscored) settled when the unit is done."""
         weapons = self.contents_weapons(child)
         offset = instead_of[0] if instead_of is not None else 0
         points = pricing.points - offset
         keys = {option["key"] for option in part.options}
-        key = slug(child.name)
+        key = slug(name)
         suffix = 2
         while key in keys:
-            key, suffix = f"{slug(child.name)}-{suffix}", suffix + 1
-        option: dict = {"key": key, "name": child.name, "points": whole(points)}
+            key, suffix = f"{slug(name)}-{suffix}", suffix + 1
+        option: dict = {"key": key, "name": name, "points": whole(points)}
         if most is not None and most >= 1:
             option["max"] = int(most)
         if group:

@@ -233,6 +233,7 @@ class UnitBuilder(MenMixin, OptionsMixin):
         if qualities:
             unit["qualities"] = qualities
         composition = self.men_lines(composition, part, name_node, len(qualities), where)
+        name_men_carrying(part.options, composition, len(qualities))
         unit["composition"] = [{k: v for k, v in line.items() if v != []} for line in composition]
         if part.min_size is not None:
             unit["min_size"] = part.min_size
@@ -375,6 +376,18 @@ class UnitBuilder(MenMixin, OptionsMixin):
             key, suffix = f"{base}-{suffix}", suffix + 1
         self.converter.unit_keys.add(key)
         return key
+
+
+def name_men_carrying(options: list[dict], composition: list[dict], qualities: int) -> None:
+    """An option of one man's weapon choice names his model line (listed without quality where the unit
+    has several)."""
+    names = {line["name"] for line in composition}
+    for option in options:
+        carrier = option.pop("_carrier", None)
+        if carrier is not None:
+            carrier = without_quality(carrier) if qualities > 1 else carrier
+            if carrier in names:
+                option["model"] = carrier
 
 
 def has_price_group(converter: Converter, node: Node, catalogue: DataFile) -> bool:
