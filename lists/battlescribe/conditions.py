@@ -82,6 +82,8 @@ def when_applies(modifier: Element, holder: set[str], tree: EntryTree) -> tuple[
     )
     if not taken or condition.get("field") != "selections":
         return "unknown", ""
+    if scope == "parent":  # the selection holding the modified entry
+        scope = next((tree.parent_of[i] for i in sorted(holder) if tree.parent_of.get(i)), scope)
     if counted not in tree.above:
         return "never", ""  # an entry outside the unit: never selected in it
     holder_above = set().union(*(tree.above.get(i, set()) for i in holder))
@@ -99,3 +101,21 @@ def when_applies(modifier: Element, holder: set[str], tree: EntryTree) -> tuple[
     if quality_name(tree.names[counted]) in QUALITIES:
         return "quality", quality_name(tree.names[counted])
     return "with", counted
+
+
+def shown_beside(modifiers: list[Element], chosen: set[str]) -> set[str]:
+    """The entries whose presence in the force shows a hidden entry (a Forward Observer's Cavalry, shown
+    while the force holds a cavalry unit): those a modifier un-hiding it counts, other than the `chosen`
+    selections (theatre selectors, the force) and its own unit's entries."""
+    found: set[str] = set()
+    for modifier in modifiers:
+        if modifier.get("field") != "hidden" or modifier.get("value") != "false":
+            continue
+        groups = modifier.findall("conditionGroups/conditionGroup")
+        if any(group.get("type") != "or" for group in groups) or (groups and modifier.find("conditions")):
+            continue  # only one condition, or one "or" group: any of the entries shows it
+        for condition in modifier.iter("condition"):
+            counts = (condition.get("type"), number(condition.get("value"))) in (("greaterThan", 0), ("atLeast", 1))
+            if counts and condition.get("scope") == "force" and condition.get("childId") not in chosen:
+                found.add(condition.get("childId", ""))
+    return found

@@ -187,11 +187,12 @@ class Converter:
             keys.append(self.rule_key(rule.get("name", ""), rule.get("id", ""), catalogue.name))
         return keys
 
-    def visible_in(self, node: Node, army: Army) -> list[str]:
-        """The theatre army keys an entry shows in (evaluating its hidden modifiers)."""
+    def visible_in(self, node: Node, army: Army, beside: frozenset[str] = frozenset()) -> list[str]:
+        """The theatre army keys an entry shows in (evaluating its hidden modifiers), with the entries
+        `beside` it in the force chosen too."""
         shown = []
         for selector_id, key, _ in army.selector_ids:
-            selected = {selector_id, self.force_id}
+            selected = {selector_id, self.force_id, *beside}
             hidden = node.hidden
             for modifier in node.modifiers():
                 if modifier.get("field") == "hidden" and conditions_hold(modifier, selected):

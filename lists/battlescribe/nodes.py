@@ -17,12 +17,17 @@ class Report:
     counts: Counter = field(default_factory=Counter)
     skipped: list[tuple[str, str, str]] = field(default_factory=list)  # where, what, why
     patterns: Counter = field(default_factory=Counter)  # patterns recognised but not carried, by reason
+    no_effect: list[tuple[str, str, str]] = field(default_factory=list)  # where, entry id, why: data errors
 
     def skip(self, where: str, what: str, why: str) -> None:
         self.skipped.append((where, what, why))
 
     def pattern(self, why: str) -> None:
         self.patterns[why] += 1
+
+    def without_effect(self, where: str, what: str, why: str) -> None:
+        """Data BattleScribe itself never applies (a modifier counting an entry where it never is)."""
+        self.no_effect.append((where, what, why))
 
 
 @dataclass

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
-from lists.battlescribe.conditions import signed
+from lists.battlescribe.conditions import shown_beside, signed
 from lists.battlescribe.constraints import outer_limits, own_max_limits
 from lists.battlescribe.names import MAN, number, rank_of, role_of, slug, whole
 from lists.battlescribe.nodes import Node
@@ -41,7 +41,7 @@ class OptionsMixin:
         limits = self.option_limits(child, where)
         if limits is None:
             return
-        shown, most_in = limits
+        shown, most_in, needs = limits
         ids = {child.id, child.element.get("id", "")}
         pricing = self.option_pricing(child, ids, where)
         if pricing is None:
@@ -65,15 +65,21 @@ class OptionsMixin:
         option["_ids"] = sorted(ids)
         if trick is not None:
             option["_per_man"] = trick
+        if needs:
+            option["_needs"] = sorted(needs)  # unit keys once the catalogue's units are known (PackWriter)
         for entry_id in ids:
             self.option_keys.setdefault(entry_id, option["key"])
         part.options.append(option)
         self.report.counts["options"] += 1
 
-    def option_limits(self, child: Node, where: str) -> tuple[list[str], dict[str, int | None]] | None:
-        """The theatre lists showing an option and its own limit in each (some lists raise a limit of 0, the
-        Granatieri officers, or lower one); None (reported) when it is offered nowhere."""
+    def option_limits(self, child: Node, where: str) -> tuple[list[str], dict[str, int | None], frozenset[str]] | None:
+        """The theatre lists showing an option, its own limit in each (some lists raise a limit of 0, the
+        Granatieri officers, or lower one) and the units it is shown beside, if only beside them; None
+        (reported) when it is offered nowhere."""
         shown = [key for key in self.converter.visible_in(child, self.army) if key in self.unit_shown]
+        needs = self.units_beside(child) if not shown else frozenset()
+        if needs:
+            shown = [key for key in self.converter.visible_in(child, self.army, needs) if key in self.unit_shown]
         if not shown:
             self.report.skip(where, child.id, "hidden in every theatre selector showing the unit")
             return None
@@ -92,7 +98,13 @@ class OptionsMixin:
             return None
         if len({most_in[key] for key in shown}) > 1:
             self.report.pattern("an option limit some theatres change: the highest of them used")
-        return shown, most_in
+        return shown, most_in, needs
+
+    def units_beside(self, child: Node) -> frozenset[str]:
+        """The entries whose presence in the force shows an option hidden otherwise (Cavalry beside a cavalry
+        unit), none of them the unit's own; the pack writer keeps those converted to units."""
+        chosen = {selector_id for selector_id, _, _ in self.army.selector_ids} | {self.converter.force_id}
+        return frozenset(shown_beside(child.modifiers(), chosen | self.tree.above.keys()))
 
     def option_pricing(self, child: Node, ids: set[str], where: str) -> OptionPricing | None:
         """An option's price read from its points modifiers (always, by quality, while another option is
@@ -109,10 +121,12 @@ class OptionsMixin:
                     return None
                 self.limit_modifier(modifier, child, ids, pricing.excludes)
                 continue
-            self.price_modifier(modifier, ids, contents, pricing)
+            self.price_modifier(modifier, ids, contents, pricing, where)
         return pricing
 
-    def price_modifier(self, modifier: Element, ids: set[str], contents: float, pricing: OptionPricing) -> None:
+    def price_modifier(
+        self, modifier: Element, ids: set[str], contents: float, pricing: OptionPricing, where: str
+    ) -> None:
         """Apply one points modifier of an option to its pricing, by when it applies."""
         applies, on = self.when(modifier, ids)
         setting = modifier.get("type") == "set"
@@ -131,7 +145,13 @@ class OptionsMixin:
         elif applies == "with" and not setting:
             pricing.with_options[on] = pricing.with_options.get(on, 0) + signed(modifier)
         elif applies == "never":
-            self.report.pattern("a point change whose condition never holds in its scope (no effect in BattleScribe)")
+            counted = next(modifier.iter("condition"))
+            self.report.without_effect(
+                where,
+                next(iter(sorted(ids))),
+                f"a points {modifier.get('type')} of {modifier.get('value')} counting {counted.get('childId')} inside"
+                f" {counted.get('scope')}, which never holds it",
+            )
         else:
             self.report.pattern("conditional point change not carried (increment/decrement/set points)")
 
@@ -288,7 +308,7 @@ class OptionsMixin:
                     self.report.pattern("an option's points changed while another option is taken")
                 else:
                     self.report.pattern(
-                        "a point change while an option is taken that the pack does not offer (Cavalry: shown only beside a cavalry unit)"
+                        "a point change while an option is taken that the unit does not offer (one under another quality or man)"
                     )
             if points_with:
                 option["points_with"] = dict(sorted(points_with.items()))

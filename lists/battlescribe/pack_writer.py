@@ -22,6 +22,7 @@ class PackWriter:
         self.converter = converter
         self.report = converter.report
         self.files: dict[str, dict] = {}
+        self.unit_keys: dict[str, list[str]] = {}  # entry id -> the keys of the units made from it
 
     def run(self) -> dict[str, dict]:
         library = self.converter.library
@@ -47,6 +48,7 @@ class PackWriter:
         key = slug(re.sub(r"^(BA2 - )?(Armies of )?(the )?", "", name.strip(), flags=re.IGNORECASE))
         army = Army(key, name, catalogue, catalogue.root.get("id", ""))
         selectors(self.converter, army)
+        self.unit_keys = {}  # the ids of one catalogue: others copy entries with the same ids
         units: list[dict] = []
         shown_in: dict[str, list[str]] = {selector_key: [] for _, selector_key, _ in army.selector_ids}
         entries = [
@@ -57,6 +59,7 @@ class PackWriter:
             node = self.converter.resolve(element, catalogue)
             if node is not None:
                 self.entry(node, army, units, shown_in)
+        self.needed_units(units, catalogue)
         armies = self.armies(army, shown_in)
         self.report.counts["nations converted"] += 1
         content: dict = {"armies": armies, "units": units}
@@ -64,6 +67,35 @@ class PackWriter:
         if found:
             content["organisations"] = found
         self.files[f"{army.key}.yaml"] = content
+
+    def needed_units(self, units: list[dict], catalogue: DataFile) -> None:
+        """Options shown only beside other units (Cavalry beside a cavalry unit) name those units' keys; one
+        whose units were not converted is left out, with what its taking changes on other options."""
+        for unit in units:
+            kept = []
+            for option in unit.get("options", []):
+                needs = option.pop("_needs", None)
+                keys = sorted({key for entry_id in needs or [] for key in self.unit_keys.get(entry_id, [])})
+                if needs and not keys:
+                    where = f"{catalogue.name}: {unit['name']} / {option['name']}"
+                    self.report.skip(where, option["source_id"], "shown only beside units not converted")
+                    continue
+                if keys:
+                    option["needs_units"] = keys
+                    self.report.pattern("an option shown only beside another unit in its force: it needs one")
+                kept.append(option)
+            dropped = {option["key"] for option in unit.get("options", [])} - {option["key"] for option in kept}
+            for option in kept:
+                for key in dropped & set(option.get("points_with", {})):
+                    del option["points_with"][key]
+                    self.report.pattern(
+                        "a point change while an option is taken that the pack does not offer (shown only beside"
+                        " units the pack lacks)"
+                    )
+                if option.get("points_with") == {}:
+                    del option["points_with"]
+            if "options" in unit:
+                unit["options"] = kept
 
     def placed(self, node: Node, catalogue: DataFile) -> tuple[str, dict, str] | None:
         """An entry's category key, that category and its primary category id; None (reported) for an entry
@@ -113,6 +145,8 @@ class PackWriter:
             if per_force:
                 unit["force_limits"] = per_force
             units.append(unit)
+            for entry_id in {node.id, node.element.get("id", ""), unit["source_id"]}:
+                self.unit_keys.setdefault(entry_id, []).append(unit["key"])
             for selector_key in unit_shown:
                 shown_in[selector_key].append(unit["key"])
 

@@ -103,6 +103,10 @@ def report_text(report: Report, applied: list[Applied], facts: list[dict] = ()) 
         lines.append(f"| {item.count} | {o.field} | {o.source_value} | {o.used_value} | {o.reason.strip()}{note} |")
     lines += ["", "## Rulebook facts the data lacks", "", "| where | data | used | why |", "|---|---|---|---|"]
     lines += [f"| {f['where']} | {f['source_value']} | {f['used_value']} | {f['reason']} |" for f in facts]
+    no_effect = sorted(set(report.no_effect))
+    lines += ["", f"## Data with no effect in BattleScribe ({len(no_effect)})", ""]
+    lines += ["Modifiers BattleScribe never applies: left out, as it leaves them out.", ""]
+    lines += ["| where | id | why |", "|---|---|---|", *(f"| {w} | {i} | {why} |" for w, i, why in no_effect)]
     lines += ["", f"## Skipped ({len(set(report.skipped))})", "", "| where | id | why |", "|---|---|---|"]
     lines += [f"| {where} | {what} | {why} |" for where, what, why in sorted(set(report.skipped))]
     return "\n".join(lines) + "\n"
