@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from lists.battlescribe.conditions import conditions_hold
+from lists.battlescribe.conditions import conditions_hold, shown_beside
 from lists.battlescribe.constraints import unit_limit
 from lists.battlescribe.costs import theatre_costs
 from lists.battlescribe.force_limits import force_limits
@@ -127,3 +127,30 @@ def test_a_man_an_option_adds_counts_in_the_squads_size(packs):
     assert (lmg["points"], lmg["max"], lmg["in_size"]) == (20, 1, True)
     assert lmg["adds_models"] == [{"count": 1, "role": "soldier", "name": "Regular Soldier with LMG"}]
     assert section["qualities"][0]["points"] == 50 and section["max_size"] == 10
+
+
+def test_a_mans_compulsory_weapon_choice_puts_its_cheapest_in_the_price(packs):
+    """wc-squad-nco-weapon (min 1, max 1): Rifle 0 or SMG 3 on an NCO at 10, 4 soldiers at 10: 50 with the
+    rifle, the SMG an option of 3 replacing it in the NCO's hands."""
+    squad = _unit(packs, "weapon-choices", "Test Squad")
+    assert squad["qualities"][0]["points"] == 50
+    assert squad["composition"][0]["weapons"] == ["rifle"]
+    (smg,) = squad["options"]
+    assert (smg["name"], smg["points"], smg["replaces"], smg["model"]) == ("NCO SMG", 3, ["rifle"], "Regular NCO")
+
+
+def test_a_man_whose_only_weapon_choice_costs_pays_for_it(packs):
+    """wc-flying-nco-weapon holds only an SMG at 3: 10 + 3 + 4 x 10 = 53, no option."""
+    squad = _unit(packs, "weapon-choices", "Test Flying Squad")
+    assert squad["qualities"][0]["points"] == 53
+    assert squad["composition"][0]["weapons"] == ["smg"] and "options" not in squad
+
+
+def test_an_option_shown_beside_another_unit_needs_it_in_the_force(library, packs):
+    """mc-cavalry: hidden unless the force holds mc-troop (greaterThan 0); 5 pts; mc-soldier +5 while it is taken."""
+    cavalry = _element(library, "mc-cavalry")
+    assert shown_beside(cavalry.findall("modifiers/modifier"), {"mc-poland", PLATOON}) == {"mc-troop"}
+    officer = _unit(packs, "mounted-officers", "Test Officer")
+    ride, soldier = officer["options"]
+    assert (ride["points"], ride["needs_units"]) == (5, ["mounted-officers-test-cavalry-troop"])
+    assert (soldier["points"], soldier["points_with"]) == (10, {"cavalry": 5})
