@@ -82,6 +82,7 @@ class OptionsMixin:
             shown = [key for key in self.converter.visible_in(child, self.army, needs) if key in self.unit_shown]
         if not shown:
             self.report.skip(where, child.id, "hidden in every theatre selector showing the unit")
+            self.never_offered.update({child.id, child.element.get("id", "")})
             return None
         limits = own_max_limits(child)
         selectors = {key: selector_id for selector_id, key, _ in self.army.selector_ids}
@@ -95,6 +96,7 @@ class OptionsMixin:
         shown = [key for key in shown if most_in[key] != 0]
         if not shown:
             self.report.skip(where, child.id, "its own constraints allow none of it (max 0)")
+            self.never_offered.update({child.id, child.element.get("id", "")})
             return None
         if len({most_in[key] for key in shown}) > 1:
             self.report.pattern("an option limit some theatres change: the highest of them used")
@@ -118,6 +120,7 @@ class OptionsMixin:
             if target != "points":
                 if self.disallowed(modifier, child):
                     self.report.skip(where, child.id, "a modifier sets its own limit to none (max 0)")
+                    self.never_offered.update({child.id, child.element.get("id", "")})
                     return None
                 self.limit_modifier(modifier, child, ids, pricing.excludes)
                 continue
@@ -306,6 +309,12 @@ class OptionsMixin:
                 if other in keys and other != option["key"]:
                     points_with[other] = points_with.get(other, 0) + whole(change)
                     self.report.pattern("an option's points changed while another option is taken")
+                elif entry_id in self.never_offered:
+                    self.report.without_effect(
+                        f"{self.catalogue.name}: {self.root.name} / {option['name']}",
+                        option["source_id"],
+                        f"a points change while {entry_id} is taken, which the unit never offers (hidden, or at most 0)",
+                    )
                 else:
                     self.report.pattern(
                         "a point change while an option is taken that the unit does not offer (one under another quality or man)"

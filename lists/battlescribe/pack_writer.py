@@ -70,32 +70,49 @@ class PackWriter:
 
     def needed_units(self, units: list[dict], catalogue: DataFile) -> None:
         """Options shown only beside other units (Cavalry beside a cavalry unit) name those units' keys; one
-        whose units were not converted is left out, with what its taking changes on other options."""
+        whose units were not converted is left out, with what its taking changes on other options (data with
+        no effect where no entry of the catalogue's roots adds those units)."""
+        offered = {e.get(a, "") for e in catalogue.root.iter() if e.tag == "entryLink" for a in ("id", "targetId")}
+        offered |= {e.get("id", "") for e in catalogue.root.findall("selectionEntries/selectionEntry")}
         for unit in units:
             kept = []
             for option in unit.get("options", []):
                 needs = option.pop("_needs", None)
                 keys = sorted({key for entry_id in needs or [] for key in self.unit_keys.get(entry_id, [])})
                 if needs and not keys:
-                    where = f"{catalogue.name}: {unit['name']} / {option['name']}"
-                    self.report.skip(where, option["source_id"], "shown only beside units not converted")
+                    self.left_out(catalogue, unit, option, offered & set(needs))
                     continue
                 if keys:
                     option["needs_units"] = keys
                     self.report.pattern("an option shown only beside another unit in its force: it needs one")
                 kept.append(option)
-            dropped = {option["key"] for option in unit.get("options", [])} - {option["key"] for option in kept}
+            dropped = {option["key"]: option for option in unit.get("options", []) if option not in kept}
             for option in kept:
-                for key in dropped & set(option.get("points_with", {})):
+                for key in dropped.keys() & set(option.get("points_with", {})):
                     del option["points_with"][key]
-                    self.report.pattern(
-                        "a point change while an option is taken that the pack does not offer (shown only beside"
-                        " units the pack lacks)"
-                    )
+                    if dropped[key].get("_offered_nowhere"):
+                        where = f"{catalogue.name}: {unit['name']} / {option['name']}"
+                        why = f"a points change while {dropped[key]['source_id']} is taken, which is never shown"
+                        self.report.without_effect(where, option["source_id"], why)
+                    else:
+                        self.report.pattern(
+                            "a point change while an option is taken that the pack does not offer (shown only"
+                            " beside units the pack lacks)"
+                        )
                 if option.get("points_with") == {}:
                     del option["points_with"]
             if "options" in unit:
                 unit["options"] = kept
+
+    def left_out(self, catalogue: DataFile, unit: dict, option: dict, linked: set[str]) -> None:
+        """An option shown only beside units not converted: skipped, or data with no effect where no link
+        of the catalogue adds those units at all (BattleScribe never shows it)."""
+        where = f"{catalogue.name}: {unit['name']} / {option['name']}"
+        if linked:
+            self.report.skip(where, option["source_id"], "shown only beside units not converted")
+        else:
+            self.report.without_effect(where, option["source_id"], "shown only beside entries no list adds")
+            option["_offered_nowhere"] = True
 
     def placed(self, node: Node, catalogue: DataFile) -> tuple[str, dict, str] | None:
         """An entry's category key, that category and its primary category id; None (reported) for an entry

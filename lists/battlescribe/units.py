@@ -73,6 +73,7 @@ class UnitBuilder(MenMixin, OptionsMixin):
         self.map_tree(root, set(), None)
         self.per_model_ids: set[str] = set()  # per-man options priced per man (settle_per_man)
         self.option_keys: dict[str, str] = {}  # entry id -> the key of the option made from it
+        self.never_offered: set[str] = set()  # options hidden in every theatre list showing the unit
 
     def map_tree(self, node: Node, above: set[str], parent: str | None) -> None:
         """Record each entry's parent selection and ancestors (groups are not selections); links count as both ids."""
