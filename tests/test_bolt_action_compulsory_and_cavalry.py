@@ -25,6 +25,8 @@ import json
 import pytest
 from django.core.management import call_command
 
+from lists.models import UnitOption
+
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("real_packs")]
 
 
@@ -73,3 +75,21 @@ def test_a_mounted_observer_with_no_cavalry_in_his_platoon_is_refused(tmp_path):
     assert result["points"] == 120
     needs = [f for f in result["findings"] if f["code"] == "option.needs_unit"]
     assert len(needs) == 1 and "Cavalry Troop" in needs[0]["message"]
+
+
+@pytest.mark.parametrize(
+    ("unit", "option"),
+    [
+        ("germany-sdkfz-7-1-and-7-2", "75be-39f6-9d25-6e55"),
+        ("germany-sdkfz-7-1-and-7-2-with-armoured-cab", "3b25-e27b-2161-ee77"),
+    ],
+)
+def test_text_the_data_appends_to_an_options_name_is_shown_and_its_key_kept(unit, option):
+    """BA2 - Armies of Germany.cat: the links 75be-39f6-9d25-6e55 and 3b25-e27b-2161-ee77 ("4 Light Autocannons",
+    set to 80 pts) append " with 360 degree arc of fire" to their name; a roster names them by the key."""
+    taken = UnitOption.objects.get(unit_type__key=unit, source_id=option)
+    assert (taken.key, taken.name, taken.points) == (
+        "4-light-autocannons",
+        "4 Light Autocannons with 360 degree arc of fire",
+        80,
+    )

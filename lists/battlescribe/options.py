@@ -22,6 +22,7 @@ class OptionPricing:
     quality_change: dict[str, float] = field(default_factory=dict)  # quality -> a change of its price
     with_options: dict[str, float] = field(default_factory=dict)  # other option's entry id -> a change
     excludes: list[str] = field(default_factory=list)  # options whose taking sets this one's limit to 0
+    name_suffix: str = ""  # what the data always appends to its name
 
 
 class OptionsMixin:
@@ -58,6 +59,7 @@ class OptionsMixin:
         if most is None:
             most = self.outer_limit(child, group)
         option = self.option_entry(child, part, pricing, instead_of, most, group, label or child.name)
+        option["name"] += pricing.name_suffix  # the key stays the data's own name's: rosters name it
         if len(shown) < len(self.unit_shown):
             option["armies"] = shown
         option["citation"] = self.converter.citation(self.catalogue, child, child.name)
@@ -122,7 +124,7 @@ class OptionsMixin:
                     self.report.skip(where, child.id, "a modifier sets its own limit to none (max 0)")
                     self.never_offered.update({child.id, child.element.get("id", "")})
                     return None
-                self.limit_modifier(modifier, child, ids, pricing.excludes)
+                self.limit_modifier(modifier, child, ids, pricing)
                 continue
             self.price_modifier(modifier, ids, contents, pricing, where)
         return pricing
@@ -211,12 +213,16 @@ class OptionsMixin:
             self.report.pattern("an option with no limit of its own: its group's or its force's limit used")
         return min(limits, default=None)
 
-    def limit_modifier(self, modifier: Element, child: Node, ids: set[str], excludes: list[str]) -> None:
+    def limit_modifier(self, modifier: Element, child: Node, ids: set[str], pricing: OptionPricing) -> None:
         """Read a modifier of an option's own limits or name: carried, or counted with the reason it is not."""
         target, kind, value = modifier.get("field"), modifier.get("type"), number(modifier.get("value"))
         own = {c.get("id"): c.get("type") for c in child.constraints()} | {"maxSelections": "max"}
         applies, on = self.when(modifier, ids)
-        if target == "name":
+        excludes = pricing.excludes
+        if target == "name" and kind == "append" and applies == "always":
+            pricing.name_suffix += " " + " ".join((modifier.get("value") or "").split())
+            self.report.pattern("text the data always appends to an option's name: appended")
+        elif target == "name":
             self.report.pattern("modifier of the name not carried (the data's own name kept)")
         elif own.get(target) == "min" and kind == "set" and value == 0 and applies == "always":
             self.report.pattern("an entry's own least number set to 0: read as the option it is")
