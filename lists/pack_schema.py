@@ -485,6 +485,8 @@ class Option(Strict):
     quality_max: dict[Key, NonNegativeInt] = {}  # a unit of this quality takes it at most so often, where less
     # Each one costs this much more (or less) while another option of the unit is taken too (Cavalry: +5 a man).
     points_with: dict[Key, int] = {}
+    # Taken only while its force holds one of these units (a Forward Observer's Cavalry: beside a cavalry unit).
+    needs_units: list[Key] = []
     qualities: list[Key] = []  # only units of these qualities may take it (empty: any quality)
     points_once: int = 0  # paid once on top when taken at all (a per-man option's own cost in BattleScribe)
     percent: int = 0  # a cost change in percent of the unit's cost (Panzer Attack: 20)

@@ -410,6 +410,8 @@ class _ReferenceCheck:
             self.need(located, f"{path}.quality_max", quality, "qualities", "quality")
         for q_index, quality in enumerate(option.qualities):
             self.need(located, f"{path}.qualities.{q_index}", quality, "qualities", "quality")
+        for n_index, needed in enumerate(option.needs_units):
+            self.need(located, f"{path}.needs_units.{n_index}", needed, "units", "unit")
         offered = {other.key for other in unit.options}
         for other in option.points_with:
             if other not in offered or other == option.key:
@@ -976,6 +978,7 @@ def _write_options(pack: Pack, game, units: dict, weapons: dict, ranks: dict) ->
                 "quality_points": option.quality_points,
                 "quality_max": option.quality_max,
                 "points_with": option.points_with,
+                "needs_units": option.needs_units,
                 "qualities": option.qualities,
                 "points_once": option.points_once,
                 "percent": option.percent,

@@ -13,7 +13,9 @@ revisions. The file is data for the roster reader and writer
 
 from __future__ import annotations
 
-from lists.battlescribe.convert import QUALITIES, THEATRE_SELECTOR, Converter, Node
+from lists.battlescribe.converter import Converter
+from lists.battlescribe.names import QUALITIES, THEATRE_SELECTOR
+from lists.battlescribe.nodes import Node
 from lists.battlescribe.reader import DataFile
 
 FILE_NAME = "battlescribe-ids.json"

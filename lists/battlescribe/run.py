@@ -7,10 +7,12 @@ from pathlib import Path
 
 import yaml
 
-from lists.battlescribe.convert import Converter, PackWriter, Report
+from lists.battlescribe.converter import Converter
 from lists.battlescribe.entry_ids import FILE_NAME, entry_ids
+from lists.battlescribe.nodes import Report
 from lists.battlescribe.organisation_facts import apply_facts
 from lists.battlescribe.overrides import Applied, apply_overrides, load_overrides
+from lists.battlescribe.pack_writer import PackWriter
 from lists.battlescribe.reader import read_library
 from lists.battlescribe.summaries import load_summaries
 
@@ -101,6 +103,10 @@ def report_text(report: Report, applied: list[Applied], facts: list[dict] = ()) 
         lines.append(f"| {item.count} | {o.field} | {o.source_value} | {o.used_value} | {o.reason.strip()}{note} |")
     lines += ["", "## Rulebook facts the data lacks", "", "| where | data | used | why |", "|---|---|---|---|"]
     lines += [f"| {f['where']} | {f['source_value']} | {f['used_value']} | {f['reason']} |" for f in facts]
+    no_effect = sorted(set(report.no_effect))
+    lines += ["", f"## Data with no effect in BattleScribe ({len(no_effect)})", ""]
+    lines += ["Modifiers BattleScribe never applies: left out, as it leaves them out.", ""]
+    lines += ["| where | id | why |", "|---|---|---|", *(f"| {w} | {i} | {why} |" for w, i, why in no_effect)]
     lines += ["", f"## Skipped ({len(set(report.skipped))})", "", "| where | id | why |", "|---|---|---|"]
     lines += [f"| {where} | {what} | {why} |" for where, what, why in sorted(set(report.skipped))]
     return "\n".join(lines) + "\n"

@@ -15,6 +15,7 @@ from lists.rules import (
     heroes,
     house_rules,
     officers,
+    option_needs,
     order_dice,
     organisation,
     period,
@@ -31,6 +32,7 @@ from lists.snapshot import RosterSnapshot
 CHECKS = [
     points.points_findings,
     unit_size.unit_size_findings,
+    option_needs.option_needs_findings,
     organisation.organisation_findings,
     unit_limits.unit_limit_findings,
     force_limits.force_limit_findings,

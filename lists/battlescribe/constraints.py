@@ -1,0 +1,90 @@
+"""BattleScribe's constraints (min and max selections at parent, force and roster scope) and the
+modifiers that change them, evaluated for one set of chosen selections."""
+
+from __future__ import annotations
+
+from xml.etree.ElementTree import Element
+
+from lists.battlescribe.conditions import conditions_hold
+from lists.battlescribe.names import number
+from lists.battlescribe.nodes import Node, Report
+
+
+def modified_value(node: Node, constraint: Element, selected: set[str], report: Report) -> float:
+    """A constraint's value after its modifiers, unclamped: BattleScribe's -1 means no limit."""
+    value = number(constraint.get("value"))
+    for modifier in node.modifiers():
+        if modifier.get("field") != constraint.get("id") or not conditions_hold(modifier, selected):
+            continue
+        if modifier.find("repeats/repeat") is not None:
+            report.pattern("a limit that repeats with other selections: not carried")
+            continue
+        change = number(modifier.get("value"))
+        value = {"set": change, "increment": value + change, "decrement": value - change}.get(
+            modifier.get("type", ""), value
+        )
+    return value
+
+
+def constraint_value(node: Node, constraint: Element, selected: set[str], report: Report) -> int:
+    """A constraint's value once the modifiers whose conditions hold for these selections are applied."""
+    return max(0, int(modified_value(node, constraint, selected, report)))
+
+
+def own_max_limits(node: Node) -> list[Element]:
+    """The entry's own most-selections constraints (scope parent)."""
+    return [c for c in node.constraints() if c.get("type") == "max" and c.get("scope") == "parent"]
+
+
+def outer_limits(node: Node) -> list[float]:
+    """The most selections a force or roster allows of an entry (an Intelligence Officer per force)."""
+    return [
+        number(c.get("value"))
+        for c in node.constraints()
+        if c.get("type") == "max" and c.get("scope") in ("force", "roster") and c.get("field") == "selections"
+    ]
+
+
+def unit_constraints(node: Node, report: Report) -> list[Element]:
+    """A root entry's max constraints counting its force or roster (a root entry's parent is its force);
+    its min constraints there are reported."""
+    found = []
+    for constraint in node.constraints():
+        if constraint.get("scope") not in ("force", "roster", "parent") or constraint.get("field") != "selections":
+            continue
+        if constraint.get("type") != "max":
+            report.pattern(f"a unit's {constraint.get('type')} per {constraint.get('scope')} not carried")
+            continue
+        found.append(constraint)
+    return found
+
+
+def lowest_limit(node: Node, constraints: list[Element], selected: set[str], report: Report) -> int | None:
+    """The lowest of the constraints once modified for these selections; -1 means no limit."""
+    values = [modified_value(node, c, selected, report) for c in constraints]
+    return min((max(0, int(v)) for v in values if v >= 0), default=None)
+
+
+def unit_limit(
+    node: Node, selectors: list[tuple[str, str]], force_id: str, report: Report
+) -> tuple[int | None, dict[str, int], str]:
+    """At most how many of a unit a force or roster takes (the lowest such limit), if any, the limit
+    of each theatre list (selector id, army key) whose selector changes it, and what the limits count:
+    "force" (each platoon) or "roster". No entry of the data has both."""
+    constraints = unit_constraints(node, report)
+    if not constraints:
+        return None, {}, "roster"
+    per = "force" if all(c.get("scope") in ("force", "parent") for c in constraints) else "roster"
+    base = lowest_limit(node, constraints, {force_id}, report)
+    by_army = {key: lowest_limit(node, constraints, {selector_id, force_id}, report) for selector_id, key in selectors}
+    most = base if base else None
+    if most is not None and any(value is None for value in by_army.values()):
+        report.pattern("a unit limit some theatres lift: the limit kept there")
+    changed = {key: value for key, value in by_army.items() if value != most and value is not None}
+    if changed:
+        report.pattern("a unit limit some theatres change: each theatre list's own limit")
+    elif base == 0:
+        report.pattern("a unit limited to none unless a theatre raises it: left without a limit")
+    if most is not None:
+        report.pattern(f"a unit limit per {per}")
+    return most, changed, per

@@ -1,0 +1,128 @@
+"""Forces and army lists: the game system's force entries as organisations (a slot per category, with
+its limits and repeats), and each theatre selector of a catalogue as an army list."""
+
+from __future__ import annotations
+
+from xml.etree.ElementTree import Element
+
+from lists.battlescribe.converter import Converter
+from lists.battlescribe.names import THEATRE_SELECTOR, TRAILING_NOTE, number, slug, whole
+from lists.battlescribe.nodes import Army, Node
+from lists.battlescribe.reader import DataFile
+
+
+def organisation_key(force: Element) -> str:
+    """The pack key of the organisation a force entry converts to."""
+    return "bs-" + slug(force.get("name", "force"))
+
+
+def limit_value(value: float) -> int:
+    return int(value) if value == int(value) else whole(value)
+
+
+def selectors(converter: Converter, army: Army) -> None:
+    """Every entry under a theatre selector becomes an army list (added to `army.selector_ids`)."""
+    seen: set[str] = set()
+    keys: set[str] = set()
+    for element in army.catalogue.root.iter():
+        if element.tag not in ("selectionEntry", "selectionEntryGroup"):
+            continue
+        if (element.get("name") or "").strip() != THEATRE_SELECTOR:
+            continue
+        pending = [Node(element)]
+        while pending:
+            node = pending.pop(0)
+            for child in converter.children(node, army.catalogue):
+                if child.is_group or child.element.get("name", "").strip() == THEATRE_SELECTOR:
+                    pending.append(child)
+                    continue
+                selector_id = child.element.get("id", "")
+                if selector_id in seen:
+                    continue
+                seen.add(selector_id)
+                base = f"{army.key}-{slug(TRAILING_NOTE.sub('', child.name), 60)}"
+                key, suffix = base, 2
+                while key in keys:
+                    key, suffix = f"{base}-{suffix}", suffix + 1
+                keys.add(key)
+                army.selector_ids.append((selector_id, key, child.name))
+
+
+def national_rules(converter: Converter, catalogue: DataFile) -> list[str]:
+    keys = []
+    for rule in catalogue.root.findall("rules/rule"):
+        key = converter.rule_key(rule.get("name", ""), rule.get("id", ""), catalogue.name)
+        if key not in keys:
+            keys.append(key)
+    return keys
+
+
+def slot_growth(converter: Converter, link: Element, most: Element, data_file: DataFile, where: str) -> list[dict]:
+    """How a slot's most grows with other units: an increment repeating per so many of a category."""
+    terms = []
+    for modifier in link.findall("modifiers/modifier"):
+        if modifier.get("field") != most.get("id"):
+            continue
+        repeats = modifier.findall("repeats/repeat")
+        if modifier.get("type") != "increment" or not repeats or modifier.find("conditions") is not None:
+            converter.report.skip(where, modifier.get("field", ""), "a conditional change of a slot limit")
+            continue
+        for repeat in repeats:
+            counted = converter.category(repeat.get("childId", ""), data_file)
+            if counted is None:
+                converter.report.skip(
+                    where, repeat.get("childId", ""), "a repeat counting something else than a category"
+                )
+                continue
+            each = number(modifier.get("value")) / (number(repeat.get("value")) or 1)
+            terms.append({"categories": [counted], "each": each})
+    return terms
+
+
+def slot(converter: Converter, link: Element, data_file: DataFile, where: str) -> dict | None:
+    """A force entry's category link as a slot with its least and most, or None for an unknown category."""
+    category = converter.category(link.get("targetId", ""), data_file)
+    if category is None:
+        converter.report.skip(where, link.get("id", ""), "a slot for an unknown category")
+        return None
+    found: dict = {"key": slug(link.get("name") or category), "name": link.get("name") or category}
+    found["categories"] = [category]
+    limits = {c.get("type"): c for c in link.findall("constraints/constraint")}
+    if "min" in limits:
+        found["min"] = limit_value(number(limits["min"].get("value")))
+    if "max" in limits:
+        terms = slot_growth(converter, link, limits["max"], data_file, where)
+        base = limit_value(number(limits["max"].get("value")))
+        found["max"] = {"base": base, "per": terms} if terms else base
+        if terms:
+            converter.report.pattern("a slot limit that grows with other units (one transport per infantry unit)")
+    found["source_id"] = link.get("id", "")
+    return found
+
+
+def organisations(converter: Converter, data_file: DataFile, armies: list[str]) -> list[dict]:
+    """Force entries as organisations: a slot per category with its limits and repeats."""
+    found = []
+    for force in data_file.root.iter("forceEntry"):
+        where = f"{data_file.name}: {force.get('name')}"
+        slots = [slot(converter, link, data_file, where) for link in force.findall("categoryLinks/categoryLink")]
+        slots = [s for s in slots if s is not None]
+        keys = [s["key"] for s in slots]
+        for each in slots:
+            if keys.count(each["key"]) > 1:
+                each["key"] = f"{each['key']}-{each['source_id'][:4]}"
+        if not slots:
+            continue
+        found.append(
+            {
+                "key": organisation_key(force),
+                "name": force.get("name", ""),
+                "summary": "Force organisation from the BattleScribe data: each slot holds units of one category.",
+                "armies": armies,
+                "slots": slots,
+                "source": {"document": "bsdata", "section": data_file.name, "entry": force.get("name", "")},
+                "source_id": force.get("id", ""),
+            }
+        )
+        converter.report.counts["organisations converted"] += 1
+    return found

@@ -1,0 +1,184 @@
+"""A unit's men: the model group as its size range and cost per extra man, the men the data leaves out,
+and per-man options (an option whose price the men pay, each while it is taken)."""
+
+from __future__ import annotations
+
+from lists.battlescribe.conditions import signed
+from lists.battlescribe.names import role_of, slug, whole, without_quality
+from lists.battlescribe.nodes import Node
+from lists.battlescribe.unit_part import Part
+
+
+class MenMixin:
+    """UnitBuilder's men and squad size (lists/battlescribe/units.py)."""
+
+    def models(self, group: Node, entries: list[Node], part: Part, low: int, high: int | None) -> None:
+        """A group of model entries: the unit's size range, its men, and the cost of one more man."""
+        part.min_size, part.max_size = low, high
+        counted = 0
+        # Men the squad starts with come first: the first of them that may be added sets the cost per extra man.
+        for child in sorted(entries, key=lambda c: (c.limit("min") or 0) == 0):
+            count = int(child.limit("min") or 0)
+            most = child.limit("max")
+            each = child.cost + self.mandatory_cost(child)
+            choices = self.weapon_choices(child) if count >= 1 else []
+            each += sum(default_cost for _, _, default_cost, _ in choices)
+            if count == 0 and part.per_extra is not None and each != part.per_extra:
+                # A man with a different weapon (Soldier with LMG): an option adding him at his own cost,
+                # one of the squad's men as its size range counts them.
+                before = len(part.options)
+                self.option(child, part, None)
+                for option in part.options[before:]:
+                    option["in_size"] = True
+                self.report.pattern("a man of another cost in a squad read as an option adding him")
+                continue
+            part.points += count * each
+            counted += count
+            weapons = self.converter.weapons_of(child, self.catalogue)
+            for grandchild in self.converter.children(child, self.catalogue):
+                if not grandchild.is_group and (grandchild.limit("min") or 0) >= 1:
+                    weapons += [w for w in self.converter.weapons_of(grandchild, self.catalogue) if w not in weapons]
+            line = {"count": count, "role": role_of(child.name, self.kind), "name": child.name, "weapons": weapons}
+            part.composition.append(line)
+            for choice in choices:
+                self.weapon_choice(child, count, most, choice, part, line)
+            if most is None or most > count:
+                if part.per_extra is not None and part.per_extra != each:
+                    self.report.pattern("men of different costs in one squad: the first extra man's cost used")
+                elif part.per_extra is None:
+                    part.per_extra = each
+                    line["extra"] = True
+        extra_line = next((line for line in part.composition if line.get("extra")), None)
+        if counted < low and extra_line is not None and part.per_extra is not None:
+            # The group's least size rules: the men it adds are the kind that may be added.
+            extra_line["count"] += low - counted
+            part.points += (low - counted) * part.per_extra
+            self.report.pattern("a squad's least size above its men's least counts: filled with the men one may add")
+        elif counted != low:
+            self.report.pattern("a squad's least size differs from the sum of its men's least counts")
+        for line in part.composition:
+            line.pop("extra", None)
+        self.report.pattern("model group read as the unit's size and cost per extra man")
+
+    def weapon_choices(self, man: Node) -> list[tuple[Node, Node, float, list[str]]]:
+        """A man's compulsory one-of weapon groups (an NCO's Rifle or SMG, min 1 and max 1), each as
+        (group, its default, the default's cost, its weapons): the data's default, else the cheapest."""
+        found = []
+        for group in self.converter.children(man, self.catalogue):
+            if not group.is_group or (group.limit("min") or 0) < 1 or group.limit("max") != 1:
+                continue
+            entries = [c for c in self.converter.children(group, self.catalogue) if not c.is_group]
+            if not entries:
+                continue
+            wanted = group.element.get("defaultSelectionEntryId")
+            named = [c for c in entries if wanted and wanted in (c.id, c.element.get("id"))]
+            default = named[0] if named else min(entries, key=lambda c: c.cost + self.mandatory_cost(c))
+            cost = default.cost + self.mandatory_cost(default)
+            found.append((group, default, cost, self.contents_weapons(default)))
+        return found
+
+    def weapon_choice(self, man: Node, count: int, most: float | None, choice: tuple, part: Part, line: dict) -> None:
+        """A man's compulsory weapon: the default in his hands and in the squad's price; the others, for a
+        man of a fixed number (the NCO), options replacing it, named for him."""
+        group, default, cost, weapons = choice
+        line["weapons"] += [w for w in weapons if w not in line["weapons"]]
+        if most != count:
+            self.report.pattern("a weapon choice of men a squad may add: the default's cost in each man's price")
+            return
+        key = slug(f"{without_quality(man.name)} {group.name}")
+        before = len(part.options)
+        for other in self.converter.children(group, self.catalogue):
+            if other is not default and not other.is_group and other.id != default.id:
+                self.option(other, part, key, (cost, weapons), f"{without_quality(man.name)} {other.name}")
+        for option in part.options[before:]:
+            option["_carrier"] = man.name
+            if count > 1:
+                option["max"] = count
+        self.report.pattern(
+            "a man's compulsory weapon choice: the default in his price, the others options replacing it"
+        )
+
+    def men_share(self, option_id: str) -> tuple[float, list[str]] | None:
+        """Who pays while a per-man option is taken: what the men of a fixed number (an NCO) add, and the
+        men of a varying number who pay too; None when a man's condition is not understood.
+
+        A man whose condition never holds in its scope pays nothing, as in BattleScribe.
+        """
+        fixed, varying = 0.0, []
+        for man_ids, modifier, least, most in self.paid_by.get(option_id, []):
+            applies, _ = self.when(modifier, man_ids)
+            if applies == "never":
+                continue
+            if applies != "with":
+                return None
+            if least == most:
+                fixed += least * signed(modifier)
+            else:
+                varying += sorted(man_ids)
+        return fixed, varying
+
+    def settle_per_man(self, options: list[dict]) -> None:
+        """Price each per-man option: per man when men the squad may add pay for it (every man does, as the
+        data means it); else per unit, its own cost plus what its fixed men add, each man one adds as an
+        option paying through his own `points_with`."""
+        for option in options:
+            trick = option.pop("_per_man", None)
+            if trick is None:
+                continue
+            share = self.men_share(trick["id"])
+            if share is None or any(i not in self.option_keys for i in share[1]):
+                option["points"] = whole(trick["each"])
+                option.pop("max", None)
+                if trick["own"]:
+                    option["points_once"] = whole(trick["own"])  # what BattleScribe charges for the option itself
+                # "per" follows "points" in the pack's order of fields.
+                option |= {
+                    "per": "model",
+                    **{k: option.pop(k) for k in list(option) if k not in ("key", "name", "points")},
+                }
+                self.per_model_ids.update(option["_ids"])
+                if trick["own"] == 0:
+                    self.report.pattern("per-man option (cancels its own cost, adds a cost per man)")
+                else:
+                    self.report.pattern("a per-man option whose own cost does not cancel: that cost paid once on top")
+            else:
+                option["points"] = whole(trick["own"] + share[0])
+                self.report.pattern("a per-man option only some men pay for: their share priced with the option")
+
+    def default_composition(self, node: Node, kind: str, part: Part, where: str) -> list[dict]:
+        """Vehicles and teams the data gives no men for: the vehicle, or a crew of two for a team weapon."""
+        if kind in ("vehicle", "transport"):
+            return [{"count": 1, "role": "vehicle", "name": node.name, "weapons": part.weapons}]
+        if kind == "infantry":
+            self.report.pattern("no men in the data for a headquarters unit: the one man it is named after used")
+            return [{"count": 1, "role": role_of(node.name, kind), "name": node.name, "weapons": part.weapons}]
+        self.report.pattern("no men in the data: a crew of two (the least a team weapon needs) used")
+        return [{"count": 2, "role": "crew", "name": "Crew", "weapons": part.weapons}]
+
+
+def men_of(composition: list[dict]) -> int:
+    return sum(line["count"] for line in composition)
+
+
+def quality_shape(part: Part, ordered: list[tuple[str, Part]]) -> dict:
+    """The size range and listed men the unit takes from its first quality (or from itself)."""
+    first = ordered[0][1] if ordered else Part()
+    composition = part.composition or first.composition
+    return {
+        "base_size": men_of(composition),
+        "min_size": part.min_size if part.min_size is not None else first.min_size,
+        "max_size": part.max_size if part.max_size is not None else first.max_size,
+    }
+
+
+def own_shape(shape: dict, extra: Part) -> dict:
+    """A quality's own size range and listed men where its entry differs from the unit's (a Veteran
+    squad of six where the Regular one has five): the price of that quality covers its own men."""
+    own = {}
+    if extra.composition and men_of(extra.composition) != shape["base_size"]:
+        own["base_size"] = men_of(extra.composition)
+    for key in ("min_size", "max_size"):
+        value = getattr(extra, key)
+        if value is not None and value != shape[key]:
+            own[key] = value
+    return own

@@ -1,0 +1,352 @@
+"""A unit's options: an optional entry's price, limit and group, its price by quality and while other
+options are taken, and the limits and names its modifiers change."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from xml.etree.ElementTree import Element
+
+from lists.battlescribe.conditions import shown_beside, signed
+from lists.battlescribe.constraints import outer_limits, own_max_limits
+from lists.battlescribe.names import MAN, number, rank_of, role_of, slug, whole
+from lists.battlescribe.nodes import Node
+from lists.battlescribe.unit_part import Part
+
+
+@dataclass
+class OptionPricing:
+    """An option's price as its modifiers set it: its own points, by quality, while other options are taken."""
+
+    points: float
+    by_quality: dict[str, float] = field(default_factory=dict)  # quality -> the option's price
+    quality_change: dict[str, float] = field(default_factory=dict)  # quality -> a change of its price
+    with_options: dict[str, float] = field(default_factory=dict)  # other option's entry id -> a change
+    excludes: list[str] = field(default_factory=list)  # options whose taking sets this one's limit to 0
+    name_suffix: str = ""  # what the data always appends to its name
+
+
+class OptionsMixin:
+    """UnitBuilder's options (lists/battlescribe/units.py)."""
+
+    def option(
+        self,
+        child: Node,
+        part: Part,
+        group: str | None,
+        instead_of: tuple[float, list[str]] | None = None,
+        label: str | None = None,
+    ) -> None:
+        """An optional entry as a unit option; `instead_of` is the cost and weapons of the default it replaces,
+        `label` its name where the entry's own does not say whose it is (an NCO's SMG)."""
+        where = f"{self.catalogue.name}: {self.root.name} / {child.name}"
+        limits = self.option_limits(child, where)
+        if limits is None:
+            return
+        shown, most_in, needs = limits
+        ids = {child.id, child.element.get("id", "")}
+        pricing = self.option_pricing(child, ids, where)
+        if pricing is None:
+            return
+        per_man = next((self.per_man[i] for i in ids if i in self.per_man), None)
+        trick = None
+        if ids & self.per_man_options and per_man is not None:
+            # Priced once the unit's men are known (settle_per_man).
+            trick = {"id": next(iter(sorted(ids & self.per_man_options))), "each": per_man, "own": pricing.points}
+        if pricing.points != int(pricing.points):
+            self.report.skip(where, child.id, f"a fractional cost {pricing.points}")
+            return
+        most = max((most_in[key] for key in shown if most_in[key] is not None), default=None)
+        if most is None:
+            most = self.outer_limit(child, group)
+        option = self.option_entry(child, part, pricing, instead_of, most, group, label or child.name)
+        option["name"] += pricing.name_suffix  # the key stays the data's own name's: rosters name it
+        if len(shown) < len(self.unit_shown):
+            option["armies"] = shown
+        option["citation"] = self.converter.citation(self.catalogue, child, child.name)
+        option["source_id"] = child.id
+        option["_ids"] = sorted(ids)
+        if trick is not None:
+            option["_per_man"] = trick
+        if needs:
+            option["_needs"] = sorted(needs)  # unit keys once the catalogue's units are known (PackWriter)
+        for entry_id in ids:
+            self.option_keys.setdefault(entry_id, option["key"])
+        part.options.append(option)
+        self.report.counts["options"] += 1
+
+    def option_limits(self, child: Node, where: str) -> tuple[list[str], dict[str, int | None], frozenset[str]] | None:
+        """The theatre lists showing an option, its own limit in each (some lists raise a limit of 0, the
+        Granatieri officers, or lower one) and the units it is shown beside, if only beside them; None
+        (reported) when it is offered nowhere."""
+        shown = [key for key in self.converter.visible_in(child, self.army) if key in self.unit_shown]
+        needs = self.units_beside(child) if not shown else frozenset()
+        if needs:
+            shown = [key for key in self.converter.visible_in(child, self.army, needs) if key in self.unit_shown]
+        if not shown:
+            self.report.skip(where, child.id, "hidden in every theatre selector showing the unit")
+            self.never_offered.update({child.id, child.element.get("id", "")})
+            return None
+        limits = own_max_limits(child)
+        selectors = {key: selector_id for selector_id, key, _ in self.army.selector_ids}
+        most_in = {
+            key: min(
+                (self.converter.constraint_value(child, c, {selectors[key], self.converter.force_id}) for c in limits),
+                default=None,
+            )
+            for key in shown
+        }
+        shown = [key for key in shown if most_in[key] != 0]
+        if not shown:
+            self.report.skip(where, child.id, "its own constraints allow none of it (max 0)")
+            self.never_offered.update({child.id, child.element.get("id", "")})
+            return None
+        if len({most_in[key] for key in shown}) > 1:
+            self.report.pattern("an option limit some theatres change: the highest of them used")
+        return shown, most_in, needs
+
+    def units_beside(self, child: Node) -> frozenset[str]:
+        """The entries whose presence in the force shows an option hidden otherwise (Cavalry beside a cavalry
+        unit), none of them the unit's own; the pack writer keeps those converted to units."""
+        chosen = {selector_id for selector_id, _, _ in self.army.selector_ids} | {self.converter.force_id}
+        return frozenset(shown_beside(child.modifiers(), chosen | self.tree.above.keys()))
+
+    def option_pricing(self, child: Node, ids: set[str], where: str) -> OptionPricing | None:
+        """An option's price read from its points modifiers (always, by quality, while another option is
+        taken), and the options excluding it; None (reported) when a modifier forbids it."""
+        contents = self.mandatory_cost(child)  # a set price is the entry's own: its compulsory contents still add
+        pricing = OptionPricing(points=child.cost + contents)
+        for modifier in child.modifiers():
+            target = modifier.get("field")
+            if target == "hidden":
+                continue
+            if target != "points":
+                if self.disallowed(modifier, child):
+                    self.report.skip(where, child.id, "a modifier sets its own limit to none (max 0)")
+                    self.never_offered.update({child.id, child.element.get("id", "")})
+                    return None
+                self.limit_modifier(modifier, child, ids, pricing)
+                continue
+            self.price_modifier(modifier, ids, contents, pricing, where)
+        return pricing
+
+    def price_modifier(
+        self, modifier: Element, ids: set[str], contents: float, pricing: OptionPricing, where: str
+    ) -> None:
+        """Apply one points modifier of an option to its pricing, by when it applies."""
+        applies, on = self.when(modifier, ids)
+        setting = modifier.get("type") == "set"
+        if applies == "always" and setting:
+            pricing.points = number(modifier.get("value")) + contents
+            self.report.pattern("a points value set on an option (unconditionally or by its category)")
+        elif applies == "always":
+            pricing.points += signed(modifier)
+            self.report.pattern("an option's points changed whenever it is taken")
+        elif applies == "quality" and setting:
+            pricing.by_quality[on] = number(modifier.get("value")) + contents
+            self.report.pattern("an option priced by the unit's quality")
+        elif applies == "quality":
+            pricing.quality_change[on] = pricing.quality_change.get(on, 0) + signed(modifier)
+            self.report.pattern("an option priced by the unit's quality")
+        elif applies == "with" and not setting:
+            pricing.with_options[on] = pricing.with_options.get(on, 0) + signed(modifier)
+        elif applies == "never":
+            counted = next(modifier.iter("condition"))
+            self.report.without_effect(
+                where,
+                next(iter(sorted(ids))),
+                f"a points {modifier.get('type')} of {modifier.get('value')} counting {counted.get('childId')} inside"
+                f" {counted.get('scope')}, which never holds it",
+            )
+        else:
+            self.report.pattern("conditional point change not carried (increment/decrement/set points)")
+
+    def option_entry(
+        self,
+        child: Node,
+        part: Part,
+        pricing: OptionPricing,
+        instead_of: tuple[float, list[str]] | None,
+        most: float | None,
+        group: str | None,
+        name: str,
+    ) -> dict:
+        """The pack option's fields, with the converter's notes (underscored) settled when the unit is done."""
+        weapons = self.contents_weapons(child)
+        offset = instead_of[0] if instead_of is not None else 0
+        points = pricing.points - offset
+        keys = {option["key"] for option in part.options}
+        key = slug(name)
+        suffix = 2
+        while key in keys:
+            key, suffix = f"{slug(name)}-{suffix}", suffix + 1
+        option: dict = {"key": key, "name": name, "points": whole(points)}
+        if most is not None and most >= 1:
+            option["max"] = int(most)
+        if group:
+            option["group"] = group
+        if weapons:
+            option["weapons"] = weapons
+        if instead_of is not None and instead_of[1]:
+            option["replaces"] = instead_of[1]
+        rank = rank_of(child.name)
+        if rank:
+            option["officer_rank"] = rank
+        prices = {q: value - offset for q, value in pricing.by_quality.items()}
+        prices |= {q: prices.get(q, points) + change for q, change in pricing.quality_change.items()}
+        if prices:
+            option["_by_quality"] = prices
+        if pricing.with_options:
+            option["_with"] = pricing.with_options
+        if pricing.excludes:
+            option["_excludes"] = pricing.excludes
+        if child.entry_type == "model" or MAN.search(child.name) or child.name.strip().lower() == "spotter":
+            option["adds_models"] = [{"count": 1, "role": role_of(child.name, self.kind), "name": child.name}]
+        return option
+
+    def outer_limit(self, child: Node, group: str | None) -> float | None:
+        """An option with no limit of its own: one of a one-of group is taken once, and one a force or
+        roster limits (an Intelligence Officer per force) is taken at most that often by one unit."""
+        limits = outer_limits(child)
+        if group is not None:
+            limits.append(1.0)
+        if limits:
+            self.report.pattern("an option with no limit of its own: its group's or its force's limit used")
+        return min(limits, default=None)
+
+    def limit_modifier(self, modifier: Element, child: Node, ids: set[str], pricing: OptionPricing) -> None:
+        """Read a modifier of an option's own limits or name: carried, or counted with the reason it is not."""
+        target, kind, value = modifier.get("field"), modifier.get("type"), number(modifier.get("value"))
+        own = {c.get("id"): c.get("type") for c in child.constraints()} | {"maxSelections": "max"}
+        applies, on = self.when(modifier, ids)
+        excludes = pricing.excludes
+        if target == "name" and kind == "append" and applies == "always":
+            pricing.name_suffix += " " + " ".join((modifier.get("value") or "").split())
+            self.report.pattern("text the data always appends to an option's name: appended")
+        elif target == "name":
+            self.report.pattern("modifier of the name not carried (the data's own name kept)")
+        elif own.get(target) == "min" and kind == "set" and value == 0 and applies == "always":
+            self.report.pattern("an entry's own least number set to 0: read as the option it is")
+        elif own.get(target) == "max" and kind == "set" and value == 0 and applies == "with":
+            excludes.append(on)
+        elif own.get(target) == "max" and all(c.get("scope") == "force" for c in modifier.iter("condition")):
+            pass  # a theatre list's own limit, read with the option's limits
+        else:
+            self.report.pattern(
+                "modifier of an option's limit not carried (it grows with other selections, or depends on"
+                " the unit's category or on another option's count)"
+            )
+
+    def disallowed(self, modifier: Element, child: Node) -> bool:
+        """A modifier that always sets one of the entry's own max limits to 0: the option cannot be taken."""
+        limits = {c.get("id") for c in child.constraints() if c.get("type") == "max"}
+        return (
+            modifier.get("type") == "set"
+            and modifier.get("field") in limits | {"maxSelections"}
+            and number(modifier.get("value")) == 0
+            and self.when(modifier, {child.id, child.element.get("id", "")})[0] == "always"
+        )
+
+    def price_options_by_quality(self, part: Part) -> None:
+        """Options a quality's own cost changes with: that quality pays the change on the option."""
+        by_key = {option["key"]: option for option in part.options}
+        for quality, extra in part.qualities.items():
+            for entry_id, change in extra.option_changes.items():
+                option = by_key.get(self.option_keys.get(entry_id, ""))
+                if option is None:
+                    self.report.pattern("a quality's cost set while an option is taken that the unit does not offer")
+                    continue
+                prices = option.setdefault("_by_quality", {})
+                prices[quality] = prices.get(quality, option["points"]) + change
+                self.report.pattern("a quality's cost set while an option is taken: that option's price for it")
+
+    def merge_quality_options(
+        self, options: list[dict], by_key: dict[tuple[str, str, int], dict], quality: str, offered: list[dict]
+    ) -> None:
+        """Options under a quality's entry join the unit's once, with that quality's price noted; one priced
+        per man for some qualities and per unit for others (or with another cost once on top) becomes one
+        option each way."""
+        unit_keys = {o["key"] for o in options if "_offered" not in o}
+        for option in offered:
+            if option["key"] in unit_keys:
+                continue  # the unit's own option of that name comes first
+            slot = (option["key"], option.get("per", "unit"), option.get("points_once", 0))
+            first = by_key.get(slot)
+            if first is None:
+                if any(key == option["key"] for key, _, _ in by_key):
+                    option["key"] = f"{option['key']}-{quality}"
+                    for entry_id in option["_ids"]:
+                        self.option_keys[entry_id] = option["key"]
+                    self.report.pattern(
+                        "an option priced one way for some qualities and another for others: one each way"
+                    )
+                first = by_key[slot] = option
+                option["_offered"] = {}
+                options.append(option)
+            first["_offered"][quality] = option.get("_by_quality", {}).get(quality, option["points"])
+            first.setdefault("_max_by", {})[quality] = option.get("max")
+            first.setdefault("_with", {}).update(option.get("_with", {}))
+
+    def priced_with_others(self, options: list[dict]) -> list[dict]:
+        """Write each option's prices by quality and its changes while other options are taken (pack fields)."""
+        keys = {option["key"] for option in options}
+        by_key = {option["key"]: option for option in options}
+        for option in options:
+            for entry_id in option.pop("_excludes", []):
+                other = by_key.get(self.option_keys.get(entry_id, ""))
+                if other is None or other is option:
+                    continue
+                pair = "-or-".join(sorted([option["key"], other["key"]]))[:80]
+                if option.get("group", pair) == pair and other.get("group", pair) == pair:
+                    option["group"] = other["group"] = pair
+                    self.report.pattern("two options that exclude each other: one group")
+                else:
+                    self.report.pattern("an option another excludes, already in a group of its own: not carried")
+        for option in options:
+            option.pop("_ids", None)
+            prices = option.pop("_by_quality", {})
+            by_quality = {q: whole(p) for q, p in sorted(prices.items()) if whole(p) != option["points"]}
+            if by_quality:
+                option["quality_points"] = by_quality
+            points_with: dict[str, int] = {}
+            for entry_id, change in sorted(option.pop("_with", {}).items()):
+                if entry_id in self.per_model_ids:
+                    continue  # a per-man option: priced on each man already
+                other = self.option_keys.get(entry_id)
+                if other in keys and other != option["key"]:
+                    points_with[other] = points_with.get(other, 0) + whole(change)
+                    self.report.pattern("an option's points changed while another option is taken")
+                elif entry_id in self.never_offered:
+                    self.report.without_effect(
+                        f"{self.catalogue.name}: {self.root.name} / {option['name']}",
+                        option["source_id"],
+                        f"a points change while {entry_id} is taken, which the unit never offers (hidden, or at most 0)",
+                    )
+                else:
+                    self.report.pattern(
+                        "a point change while an option is taken that the unit does not offer (one under another quality or man)"
+                    )
+            if points_with:
+                option["points_with"] = dict(sorted(points_with.items()))
+        return options
+
+    def spotters_with_work(self, options: list[dict], composition: list[dict], where: str) -> list[dict]:
+        """The options, less a spotter on a unit with no indirect-fire weapon (he would have nothing to spot for)."""
+        carried = {w if isinstance(w, str) else w["weapon"] for line in composition for w in line["weapons"]}
+        if carried & self.converter.indirect_weapons:
+            return options
+        kept = []
+        for option in options:
+            if any(model["role"] == "spotter" for model in option.get("adds_models", [])):
+                self.report.skip(where, option["source_id"], "a spotter on a unit with no indirect-fire weapon")
+            else:
+                kept.append(option)
+        return kept
+
+
+def apply_quality_max(option: dict, by_quality: dict[str, int | None]) -> None:
+    """An option each quality's entry limits differently (an Australian Veteran section's three SMGs, the
+    Regular one's one): the highest is its limit, and the qualities allowed fewer keep their own."""
+    if None in by_quality.values() or len(set(by_quality.values())) < 2:
+        return
+    option["max"] = max(by_quality.values())
+    option["quality_max"] = {q: most for q, most in by_quality.items() if most != option["max"]}

@@ -1,0 +1,240 @@
+"""Runs the converter over a whole library: each catalogue's entries become units, its theatre selectors
+army lists, and the game system's forces organisations."""
+
+from __future__ import annotations
+
+import re
+
+from lists.battlescribe.constraints import unit_limit
+from lists.battlescribe.converter import Converter
+from lists.battlescribe.force_limits import force_limits, force_organisations, modified_constraint_ids
+from lists.battlescribe.forces import national_rules, organisation_key, organisations, selectors
+from lists.battlescribe.names import slug
+from lists.battlescribe.nodes import Army, Node
+from lists.battlescribe.reader import DataFile
+from lists.battlescribe.units import UnitBuilder, nested_units
+
+
+class PackWriter:
+    """Runs the converter over a whole library and gathers the pack sections."""
+
+    def __init__(self, converter: Converter):
+        self.converter = converter
+        self.report = converter.report
+        self.files: dict[str, dict] = {}
+        self.unit_keys: dict[str, list[str]] = {}  # entry id -> the keys of the units made from it
+
+    def run(self) -> dict[str, dict]:
+        library = self.converter.library
+        for catalogue in library.catalogues:
+            self.catalogue(catalogue)
+        # The game system's forces serve every converted army (not the hand-written Generic army).
+        converted = [army["key"] for content in self.files.values() for army in content["armies"]]
+        organisations_ = organisations(self.converter, library.system, converted)
+        shared: dict = {
+            "unit_categories": [
+                {k: v for k, v in c.items() if k != "source_id"} | {"source_id": c["source_id"]}
+                for c in sorted(self.converter.categories.values(), key=lambda c: c["key"])
+            ],
+            "rules": sorted(self.converter.rules.values(), key=lambda r: r["key"]),
+            "weapons": sorted(self.converter.weapons.values(), key=lambda w: w["key"]),
+            "organisations": organisations_,
+        }
+        self.files = {"shared.yaml": shared, **self.files}
+        return self.files
+
+    def catalogue(self, catalogue: DataFile) -> None:
+        name = catalogue.root.get("name", catalogue.name)
+        key = slug(re.sub(r"^(BA2 - )?(Armies of )?(the )?", "", name.strip(), flags=re.IGNORECASE))
+        army = Army(key, name, catalogue, catalogue.root.get("id", ""))
+        selectors(self.converter, army)
+        self.unit_keys = {}  # the ids of one catalogue: others copy entries with the same ids
+        units: list[dict] = []
+        shown_in: dict[str, list[str]] = {selector_key: [] for _, selector_key, _ in army.selector_ids}
+        entries = [
+            catalogue.root.findall("entryLinks/entryLink"),
+            catalogue.root.findall("selectionEntries/selectionEntry"),
+        ]
+        for element in [e for group in entries for e in group]:
+            node = self.converter.resolve(element, catalogue)
+            if node is not None:
+                self.entry(node, army, units, shown_in)
+        self.needed_units(units, catalogue)
+        armies = self.armies(army, shown_in)
+        self.report.counts["nations converted"] += 1
+        content: dict = {"armies": armies, "units": units}
+        found = organisations(self.converter, catalogue, [a["key"] for a in armies])
+        if found:
+            content["organisations"] = found
+        self.files[f"{army.key}.yaml"] = content
+
+    def needed_units(self, units: list[dict], catalogue: DataFile) -> None:
+        """Options shown only beside other units (Cavalry beside a cavalry unit) name those units' keys; one
+        whose units were not converted is left out, with what its taking changes on other options (data with
+        no effect where no entry of the catalogue's roots adds those units)."""
+        offered = {e.get(a, "") for e in catalogue.root.iter() if e.tag == "entryLink" for a in ("id", "targetId")}
+        offered |= {e.get("id", "") for e in catalogue.root.findall("selectionEntries/selectionEntry")}
+        for unit in units:
+            kept = []
+            for option in unit.get("options", []):
+                needs = option.pop("_needs", None)
+                keys = sorted({key for entry_id in needs or [] for key in self.unit_keys.get(entry_id, [])})
+                if needs and not keys:
+                    self.left_out(catalogue, unit, option, offered & set(needs))
+                    continue
+                if keys:
+                    option["needs_units"] = keys
+                    self.report.pattern("an option shown only beside another unit in its force: it needs one")
+                kept.append(option)
+            dropped = {option["key"]: option for option in unit.get("options", []) if option not in kept}
+            for option in kept:
+                for key in dropped.keys() & set(option.get("points_with", {})):
+                    del option["points_with"][key]
+                    if dropped[key].get("_offered_nowhere"):
+                        where = f"{catalogue.name}: {unit['name']} / {option['name']}"
+                        why = f"a points change while {dropped[key]['source_id']} is taken, which is never shown"
+                        self.report.without_effect(where, option["source_id"], why)
+                    else:
+                        self.report.pattern(
+                            "a point change while an option is taken that the pack does not offer (shown only"
+                            " beside units the pack lacks)"
+                        )
+                if option.get("points_with") == {}:
+                    del option["points_with"]
+            if "options" in unit:
+                unit["options"] = kept
+
+    def left_out(self, catalogue: DataFile, unit: dict, option: dict, linked: set[str]) -> None:
+        """An option shown only beside units not converted: skipped, or data with no effect where no link
+        of the catalogue adds those units at all (BattleScribe never shows it)."""
+        where = f"{catalogue.name}: {unit['name']} / {option['name']}"
+        if linked:
+            self.report.skip(where, option["source_id"], "shown only beside units not converted")
+        else:
+            self.report.without_effect(where, option["source_id"], "shown only beside entries no list adds")
+            option["_offered_nowhere"] = True
+
+    def placed(self, node: Node, catalogue: DataFile) -> tuple[str, dict, str] | None:
+        """An entry's category key, that category and its primary category id; None (reported) for an entry
+        with no place in a force, or a theatre selector or utility entry."""
+        where = f"{catalogue.name}: {node.name}"
+        links = [c for part in node.parts() for c in part.findall("categoryLinks/categoryLink")]
+        primary = next((c for c in links if c.get("primary") == "true"), links[0] if links else None)
+        category = self.converter.category(primary.get("targetId", ""), catalogue) if primary is not None else None
+        if category is None:
+            self.report.skip(where, node.id, "no category, so no place in a force")
+            return None
+        category_info = next(c for c in self.converter.categories.values() if c["key"] == category)
+        if "selector" in category_info["name"].lower() or "utility" in category_info["name"].lower():
+            self.report.skip(where, node.id, "a theatre selector or utility entry, not a unit (read as army lists)")
+            return None
+        return category, category_info, primary.get("targetId", "")
+
+    def entry(self, node: Node, army: Army, units: list[dict], shown_in: dict[str, list[str]]) -> None:
+        """One root entry of a catalogue: its unit(s), with their limits, added to `units` and to the army
+        lists showing each."""
+        placed = self.placed(node, army.catalogue)
+        if placed is None:
+            return
+        self.report.counts["entries a player can add"] += 1
+        shown = self.converter.visible_in(node, army)
+        if not shown:
+            self.report.skip(f"{army.catalogue.name}: {node.name}", node.id, "hidden in every theatre selector")
+            return
+        group, nested = nested_units(self.converter, node, army.catalogue)
+        built = self.built_units(node, army, shown, placed, group, nested)
+        if not built:
+            return
+        selector_keys = [(selector_id, key) for selector_id, key, _ in army.selector_ids if key in shown]
+        most, army_limits, per = unit_limit(node, selector_keys, self.converter.force_id, self.report)
+        per_force = self.per_force_limits(node, (node.id, node.name) if nested else None)
+        if nested:
+            self.report.pattern("an entry holding several whole units (officer ranks, team kinds) split into units")
+        self.report.counts["entries converted"] += 1
+        self.report.counts["units written"] += len(built)
+        for unit, unit_shown in built:
+            if most is not None:
+                unit["max_in_roster"] = most
+            if army_limits:
+                unit["army_limits"] = army_limits
+            if per == "force" and (most is not None or army_limits):
+                unit["limit_per"] = per
+            if per_force:
+                unit["force_limits"] = per_force
+            units.append(unit)
+            for entry_id in {node.id, node.element.get("id", ""), unit["source_id"]}:
+                self.unit_keys.setdefault(entry_id, []).append(unit["key"])
+            for selector_key in unit_shown:
+                shown_in[selector_key].append(unit["key"])
+
+    def built_units(
+        self, node: Node, army: Army, shown: list[str], placed: tuple[str, dict, str], group, nested: list[Node]
+    ) -> list[tuple[dict, list[str]]]:
+        """The units an entry makes (one, or each whole unit it holds), each with the army lists showing it."""
+        category, category_info, primary_id = placed
+        where = f"{army.catalogue.name}: {node.name}"
+        built = []
+        for name_node, body in [(inner, [node, inner]) for inner in nested] or [(node, [node])]:
+            # A unit inside the entry (a heavy mortar among the mortar teams) may hide in some lists itself.
+            visible = self.converter.visible_in(name_node, army) if name_node is not node else shown
+            unit_shown = [k for k in shown if k in visible]
+            if not unit_shown:
+                self.report.skip(
+                    f"{where} / {name_node.name}", name_node.id, "hidden in every theatre selector showing the entry"
+                )
+                continue
+            if len(unit_shown) < len(shown):
+                self.report.pattern("a unit inside an entry that some theatre lists hide: offered only in the others")
+            builder = UnitBuilder(self.converter, army, army.catalogue, node)
+            builder.unit_shown = unit_shown
+            builder.tree.primary_category = primary_id
+            if group is not None:
+                builder.skip_ids.add(group.id)
+            unit = builder.build(name_node, body, category, category_info["kind"])
+            if unit is not None:
+                built.append((unit, unit_shown))
+        return built
+
+    def armies(self, army: Army, shown_in: dict[str, list[str]]) -> list[dict]:
+        """The nation's army and an army list for each theatre selector showing a unit."""
+        catalogue = army.catalogue
+        armies = [
+            {
+                "key": army.key,
+                "name": army.name,
+                "summary": "Every unit of the catalogue; pick one of its theatre selector lists for a legal army list.",
+                "rules": national_rules(self.converter, catalogue),
+                "source": {"document": "bsdata", "section": catalogue.name},
+                "source_id": army.source_id,
+            }
+        ]
+        for selector_id, selector_key, selector_name in army.selector_ids:
+            if not shown_in[selector_key]:
+                self.report.skip(
+                    f"{catalogue.name}: {selector_name}", selector_id, "the theatre selector shows no unit"
+                )
+                continue
+            armies.append(
+                {
+                    "key": selector_key,
+                    "name": selector_name,
+                    "borrows_from": [army.key],
+                    "borrow_units": sorted(shown_in[selector_key]),
+                    "source": {"document": "bsdata", "section": catalogue.name, "entry": selector_name},
+                    "source_id": selector_id,
+                }
+            )
+            self.report.counts["theatre selectors converted"] += 1
+        return armies
+
+    def per_force_limits(self, node: Node, group: tuple[str, str] | None) -> list[dict]:
+        """The unit's least and most per kind of force (the Reinforced Platoon's one officer)."""
+        organisations = force_organisations(self.converter.library.system, organisation_key)
+        limits, changed = force_limits(node.constraints(), modified_constraint_ids(node.parts()), organisations, group)
+        for limit in limits:
+            for kind in ("min", "max"):
+                if kind in limit:
+                    self.report.pattern(f"a unit's {kind} per force of one kind (an officer per Reinforced Platoon)")
+        for _ in range(changed):
+            self.report.pattern("a unit's limit per force of one kind that a theatre changes: not carried")
+        return limits

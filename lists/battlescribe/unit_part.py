@@ -1,0 +1,24 @@
+"""What a subtree of entries adds to a unit while it is built (lists/battlescribe/units.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Part:
+    """What a subtree of entries adds to a unit."""
+
+    points: float = 0.0
+    per_extra: float | None = None
+    min_size: int | None = None
+    max_size: int | None = None
+    composition: list[dict] = field(default_factory=list)
+    weapons: list[str] = field(default_factory=list)
+    rules: list[str] = field(default_factory=list)
+    options: list[dict] = field(default_factory=list)
+    qualities: dict[str, Part] = field(default_factory=dict)
+    armies: list[str] = field(default_factory=list)  # a quality's own part: the army lists showing it, if not all
+    army_changes: dict[str, float] = field(default_factory=dict)  # army key -> what its theatre adds to the cost
+    # A quality's own cost set while an option is taken (a Panther with IR equipment): option entry id -> change.
+    option_changes: dict[str, float] = field(default_factory=dict)

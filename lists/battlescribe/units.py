@@ -1,0 +1,417 @@
+"""The pack unit(s) of one entry a player can add: its cost, qualities, men, weapons, rules and options.
+
+An entry's subtree is walked once; each group is read by the BattleScribe pattern it follows (a price
+group of qualities, a model group, a one-of choice, options) and what the converter does not understand
+is counted in the import report with the reason.
+"""
+
+from __future__ import annotations
+
+import re
+from xml.etree.ElementTree import Element
+
+from lists.battlescribe.carriers import name_carriers
+from lists.battlescribe.conditions import EntryTree, conditions_hold, mentions, signed, when_applies
+from lists.battlescribe.converter import Converter
+from lists.battlescribe.costs import theatre_costs
+from lists.battlescribe.men import MenMixin, own_shape, quality_shape
+from lists.battlescribe.mounts import describe_vehicle
+from lists.battlescribe.names import (
+    QUALITIES,
+    SOURCE,
+    UNIT_KINDS,
+    counted,
+    number,
+    quality_name,
+    quality_of,
+    rank_of,
+    slug,
+    whole,
+    without_quality,
+)
+from lists.battlescribe.nodes import Army, Node
+from lists.battlescribe.options import OptionsMixin, apply_quality_max
+from lists.battlescribe.reader import DataFile
+from lists.battlescribe.unit_part import Part
+
+
+class UnitBuilder(MenMixin, OptionsMixin):
+    """Builds the pack unit(s) of one entry a player can add."""
+
+    def __init__(self, converter: Converter, army: Army, catalogue: DataFile, root: Node):
+        self.converter = converter
+        self.report = converter.report
+        self.army = army
+        self.catalogue = catalogue
+        self.root = root
+        self.kind = "infantry"
+        self.skip_ids: set[str] = set()  # groups of nested units, built as units of their own
+        self.unit_shown: list[str] = []  # the theatre army lists that show the unit
+        # The per-man trick: models raise their cost when an option is taken (option id -> points per man).
+        self.per_man: dict[str, float] = {}
+        for part in root.parts():
+            for holder in part.iter("selectionEntry"):
+                for modifier in holder.findall("modifiers/modifier"):
+                    if modifier.get("field") == "points" and modifier.get("type") in ("increment", "decrement"):
+                        for condition in modifier.iter("condition"):
+                            if condition.get("childId") != holder.get("id"):  # a man's, not the option's own
+                                self.per_man.setdefault(condition.get("childId", ""), signed(modifier))
+        # Options that cancel their own cost: the increments they trigger on the men are their price per man.
+        self.per_man_options = {
+            element.get("id", "")
+            for part in root.parts()
+            for element in part.iter("selectionEntry")
+            for modifier in element.findall("modifiers/modifier")
+            if modifier.get("field") == "points"
+            and modifier.get("type") in ("increment", "decrement")
+            and mentions(modifier, {element.get("id", "")})
+        }
+        # Where each entry sits, for the scope of a condition: its selection's parent and every entry above it.
+        self.tree = EntryTree()
+        # The men whose points change while an entry is taken: entry id -> (man ids, modifier, least, most).
+        self.paid_by: dict[str, list[tuple[set[str], Element, float, float | None]]] = {}
+        self.map_tree(root, set(), None)
+        self.per_model_ids: set[str] = set()  # per-man options priced per man (settle_per_man)
+        self.option_keys: dict[str, str] = {}  # entry id -> the key of the option made from it
+        self.never_offered: set[str] = set()  # options hidden in every theatre list showing the unit
+
+    def map_tree(self, node: Node, above: set[str], parent: str | None) -> None:
+        """Record each entry's parent selection and ancestors (groups are not selections); links count as both ids."""
+        ids = {node.id, node.element.get("id", "")}
+        if not node.is_group:
+            for entry_id in ids:
+                if entry_id in self.tree.above:
+                    return  # a shared entry reached twice: its first place is kept
+                self.tree.above[entry_id] = above
+                self.tree.parent_of[entry_id] = parent or ""
+                self.tree.names[entry_id] = node.name
+            for modifier in node.modifiers():
+                if modifier.get("field") == "points" and modifier.get("type") in ("increment", "decrement"):
+                    for condition in modifier.iter("condition"):
+                        if condition.get("childId") not in ids:
+                            paid = (ids, modifier, node.limit("min") or 0, node.limit("max"))
+                            self.paid_by.setdefault(condition.get("childId", ""), []).append(paid)
+            above, parent = above | ids, node.element.get("id", "")
+        for child in self.converter.children(node, self.catalogue):
+            self.map_tree(child, above, parent)
+
+    def when(self, modifier: Element, holder: set[str]) -> tuple[str, str]:
+        """When a points modifier of an entry applies (lists/battlescribe/conditions.py: when_applies)."""
+        return when_applies(modifier, holder, self.tree)
+
+    def mandatory_cost(self, node: Node) -> float:
+        """What an entry's compulsory contents cost (a weapon link with at least one selection)."""
+        total = 0.0
+        for child in self.converter.children(node, self.catalogue):
+            least = child.limit("min") or 0
+            if not child.is_group and least >= 1:
+                total += least * (child.cost + self.mandatory_cost(child))
+        return total
+
+    def walk(self, node: Node, part: Part) -> Part:
+        for child in self.converter.children(node, self.catalogue):
+            if child.id in self.skip_ids:
+                continue
+            if child.is_group:
+                self.group(child, part)
+            else:
+                self.entry(child, part)
+        return part
+
+    def group(self, group: Node, part: Part) -> None:
+        entries = [c for c in self.converter.children(group, self.catalogue) if not c.is_group]
+        names = [quality_name(c.name) for c in entries]
+        low, high = group.limit("min") or 0, group.limit("max")
+        if entries and all(name in QUALITIES for name in names):
+            for child in entries:
+                quality = Part(points=child.cost)
+                if any(m.get("field") == "hidden" for m in child.modifiers()) or child.hidden:
+                    shown = [key for key in self.converter.visible_in(child, self.army) if key in self.unit_shown]
+                    if not shown:
+                        self.report.pattern("a quality hidden in every list showing the unit: left out")
+                        continue
+                    if len(shown) < len(self.unit_shown):
+                        quality.armies = shown
+                        self.report.pattern("a quality some theatre lists hide: offered only in the others")
+                quality.army_changes = self.theatre_changes(child)
+                quality.option_changes = self.option_changes(child)
+                self.walk(child, quality)
+                part.qualities[quality_name(child.name)] = quality
+            self.report.pattern("price group (Inexperienced/Regular/Veteran) read as qualities")
+            return
+        if low >= 1 and (high is None or high > 1):
+            self.models(group, entries, part, int(low), None if high is None else int(high))
+            return
+        exclusive = slug(group.name) if high == 1 else None
+        if exclusive and low >= 1:
+            self.compulsory_choice(group, entries, part, exclusive)
+            return
+        for child in entries:
+            self.option(child, part, exclusive)
+
+    def theatre_changes(self, node: Node) -> dict[str, float]:
+        """How much each theatre list showing the unit changes the entry's own cost by (a set price)."""
+        selectors = [(selector_id, key) for selector_id, key, _ in self.army.selector_ids if key in self.unit_shown]
+        costs = theatre_costs(node.cost, node.modifiers(), selectors, self.converter.force_id, conditions_hold)
+        if costs:
+            self.report.pattern("a cost some theatre lists set or change: each theatre list's own price")
+        return {key: cost - node.cost for key, cost in costs.items()}
+
+    def option_changes(self, node: Node) -> dict[str, float]:
+        """How much a quality entry's cost changes while one option is taken (a set price), by the option's
+        entry id: the option costs that much more for a unit of that quality."""
+        theatre_ids = {selector_id for selector_id, _, _ in self.army.selector_ids} | {self.converter.force_id}
+        changes = {}
+        for modifier in node.modifiers():
+            conditions = list(modifier.iter("condition"))
+            if modifier.get("field") != "points" or modifier.find("repeats/repeat") is not None or len(conditions) != 1:
+                continue
+            counted = conditions[0].get("childId", "")
+            taken = conditions[0].get("type") in ("atLeast", "greaterThan", "equalTo") and counted not in theatre_ids
+            if not taken or number(conditions[0].get("value")) > 1:
+                continue
+            value = number(modifier.get("value"))
+            kind = modifier.get("type")
+            change = {"set": value - node.cost, "increment": value, "decrement": -value}.get(kind)
+            if change:
+                changes[counted] = change
+        return changes
+
+    def compulsory_choice(self, group: Node, entries: list[Node], part: Part, key: str) -> None:
+        """One of several, compulsory: the default is part of the unit, the others options replacing it."""
+        wanted = group.element.get("defaultSelectionEntryId")
+        default = next((c for c in entries if wanted in (c.id, c.element.get("id"))), entries[0])
+        cost = default.cost + self.mandatory_cost(default)
+        weapons = self.contents_weapons(default)
+        part.points += cost
+        part.weapons += weapons
+        part.rules += [r for r in self.converter.rule_keys_of(default, self.catalogue) if r not in part.rules]
+        for child in entries:
+            if child is not default:
+                self.option(child, part, key, instead_of=(cost, weapons))
+        self.report.pattern("a compulsory choice: the default in the unit, the others options replacing it")
+
+    def contents_weapons(self, node: Node) -> list[str]:
+        """Weapons an entry and its direct contents describe."""
+        weapons = self.converter.weapons_of(node, self.catalogue)
+        for child in self.converter.children(node, self.catalogue):
+            if not child.is_group:
+                weapons += [w for w in self.converter.weapons_of(child, self.catalogue) if w not in weapons]
+        return weapons
+
+    def entry(self, child: Node, part: Part) -> None:
+        least = child.limit("min") or 0
+        if least >= 1:
+            part.points += least * child.cost
+            # Each compulsory entry carries its own weapons: a coaxial and a hull MMG are two MMGs.
+            part.weapons += self.converter.weapons_of(child, self.catalogue) * int(least)
+            part.rules += [r for r in self.converter.rule_keys_of(child, self.catalogue) if r not in part.rules]
+            self.walk(child, part)
+            return
+        self.option(child, part, None)
+
+    def build(self, name_node: Node, body: list[Node], category: str, category_kind: str) -> dict | None:
+        """One pack unit from the entries that make it up (an outer entry and, for officers, a rank)."""
+        where = f"{self.catalogue.name}: {name_node.name}"
+        vehicle = None
+        for node in body:
+            vehicle = vehicle or self.converter.vehicle_profile(node, self.catalogue)
+        kind = UNIT_KINDS[category_kind]
+        if vehicle is not None and kind not in ("vehicle", "transport"):
+            kind = "vehicle"
+        self.kind = kind
+        part = self.walked(body)
+        unit: dict = {
+            "key": self.unit_key(name_node.name),
+            "name": name_node.name,
+            "army": self.army.key,
+            "category": category,
+            "kind": kind,
+        }
+        qualities, composition = self.quality_entries(part, name_node)
+        if not qualities and not self.single_price(unit, qualities, part, composition, name_node, where):
+            return None
+        if qualities:
+            unit["qualities"] = qualities
+        composition = self.men_lines(composition, part, name_node, len(qualities), where)
+        name_men_carrying(part.options, composition, len(qualities))
+        unit["composition"] = [{k: v for k, v in line.items() if v != []} for line in composition]
+        if part.min_size is not None:
+            unit["min_size"] = part.min_size
+        if part.max_size is not None and (part.min_size is None or part.max_size >= part.min_size):
+            unit["max_size"] = part.max_size
+        if vehicle is not None:
+            self.vehicle(unit, vehicle)
+        rank = rank_of(name_node.name)
+        if rank:
+            unit["officer_rank"] = rank
+        self.price_options_by_quality(part)
+        options = self.priced_with_others(self.spotters_with_work(part.options, composition, where))
+        if options:
+            unit["options"] = options
+        if part.rules:
+            unit["rules"] = part.rules
+        describe_vehicle(unit, self, body)  # movement and weapon mounts (lists/battlescribe/mounts.py)
+        name_carriers(unit)  # the man an option arms, where its name says (lists/battlescribe/carriers.py)
+        unit["source"] = {"document": "bsdata", "section": self.catalogue.name, "entry": name_node.name}
+        unit["source_id"] = name_node.id
+        return unit
+
+    def walked(self, body: list[Node]) -> Part:
+        """What the unit's entries and their subtrees add up to, per-man options priced."""
+        part = Part()
+        for node in body:
+            part.points += node.cost
+            for key, change in self.theatre_changes(node).items():
+                part.army_changes[key] = part.army_changes.get(key, 0) + change
+            part.weapons += [w for w in self.converter.weapons_of(node, self.catalogue) if w not in part.weapons]
+            part.rules += [r for r in self.converter.rule_keys_of(node, self.catalogue) if r not in part.rules]
+            self.walk(node, part)
+        for options in [part.options, *(extra.options for extra in part.qualities.values())]:
+            self.settle_per_man(options)
+        return part
+
+    def quality_entries(self, part: Part, name_node: Node) -> tuple[list[dict], list[dict]]:
+        """The unit's price by quality (each quality's points, size and theatre prices) and its men; the
+        qualities' options join the unit's."""
+        composition = list(part.composition)
+        qualities = []
+        quality_options: dict[tuple[str, str, int], dict] = {}  # (key, per, points_once) -> the option first met
+        ordered = sorted(part.qualities.items(), key=lambda item: QUALITIES.index(item[0]))
+        shape = quality_shape(part, ordered)
+        for quality, extra in ordered:
+            composition = composition or extra.composition
+            per_extra = extra.per_extra if extra.per_extra is not None else part.per_extra
+            cost = part.points + extra.points
+            entry: dict = {"quality": quality, "points": whole(cost)}
+            if per_extra is not None and (part.min_size or extra.min_size) is not None:
+                entry["per_extra_model"] = whole(per_extra)
+            if extra.armies:
+                entry["armies"] = extra.armies
+            entry |= own_shape(shape, extra)
+            changes = {key: part.army_changes.get(key, 0) + extra.army_changes.get(key, 0) for key in self.unit_shown}
+            if any(changes.values()):
+                entry["army_points"] = {key: whole(cost + change) for key, change in sorted(changes.items()) if change}
+            entry["citation"] = {"source": SOURCE, "entry": f"{self.catalogue.name}: {name_node.id} ({quality})"}
+            qualities.append(entry)
+            part.min_size = part.min_size if part.min_size is not None else extra.min_size
+            part.max_size = part.max_size if part.max_size is not None else extra.max_size
+            self.merge_quality_options(part.options, quality_options, quality, extra.options)
+            part.weapons += [w for w in extra.weapons if w not in part.weapons]
+        for option in quality_options.values():
+            self.offered_by_quality(option, len(part.qualities))
+        return qualities, composition
+
+    def offered_by_quality(self, option: dict, qualities: int) -> None:
+        """An option met under quality entries: limited to the qualities offering it, priced and limited by each."""
+        prices = option.pop("_offered")
+        if len(prices) < qualities:
+            option["qualities"] = [q for q in QUALITIES if q in prices]
+            self.report.pattern("an option only some qualities offer: limited to them")
+        if len(set(prices.values())) > 1:
+            option["_by_quality"] = prices | option.get("_by_quality", {})
+        apply_quality_max(option, option.pop("_max_by"))
+
+    def single_price(
+        self, unit: dict, qualities: list[dict], part: Part, composition: list[dict], name_node: Node, where: str
+    ) -> bool:
+        """A unit with no price group: one quality its men's names give, else a price of its own; False
+        (reported) when it has no price at all."""
+        named = {quality_of(line["name"]) for line in composition} - {None}
+        citation = {"source": SOURCE, "entry": f"{self.catalogue.name}: {name_node.id} ({name_node.name})"}
+        if len(named) == 1:
+            entry = {"quality": named.pop(), "points": whole(part.points)}
+            if part.per_extra is not None and part.min_size is not None:
+                entry["per_extra_model"] = whole(part.per_extra)
+            entry["citation"] = citation
+            qualities.append(entry)
+            self.report.pattern("quality read from the men's names (Regular NCO, Regular Soldier)")
+        elif part.points == 0:
+            self.report.skip(where, name_node.id, "no price found (a structure the converter does not read)")
+            return False
+        else:
+            unit["points"] = whole(part.points)
+            unit["citation"] = citation
+        return True
+
+    def men_lines(self, composition: list[dict], part: Part, name_node: Node, qualities: int, where: str) -> list:
+        """The unit's men, each weapon once with its count (the data's own men, or the ones it leaves out)."""
+        if not composition:
+            composition = self.default_composition(name_node, self.kind, part, where)
+        elif part.weapons:
+            # Weapons every man of the unit shares (a team's weapon) ride on the first line.
+            composition[0]["weapons"] = composition[0]["weapons"] + [
+                w for w in part.weapons if w not in composition[0]["weapons"]
+            ]
+        for line in composition:
+            line["weapons"] = counted(line["weapons"])
+        if qualities > 1:
+            # The men are listed from the first quality's entry: "Inexperienced NCO" is any quality's NCO.
+            composition = [line | {"name": without_quality(line["name"])} for line in composition]
+        return composition
+
+    def vehicle(self, unit: dict, profile: dict[str, str]) -> None:
+        armour: dict = {}
+        if profile.get("Type"):
+            armour["armour_class"] = profile["Type"]
+        value = profile.get("Damage Value", "")
+        figure = re.search(r"\d+\+", value)
+        damage_key = self.converter.damage_values.get(figure.group(0)) if figure else None
+        if damage_key:
+            armour["damage_value"] = damage_key
+        elif value:
+            armour["note"] = f"Damage value {value}"
+        if armour:
+            unit["armour"] = armour
+        transport = re.match(r"^(\d+)", profile.get("Transport", ""))
+        if transport:
+            unit["transport_capacity"] = int(transport.group(1))
+        tow = profile.get("Tow", "")
+        if tow and tow.lower() not in ("-", "no", "none", "n/a"):
+            unit["carries"] = tow[:200]
+
+    def unit_key(self, name: str) -> str:
+        base = f"{self.army.key}-{slug(name, 60)}"
+        key, suffix = base, 2
+        while key in self.converter.unit_keys:
+            key, suffix = f"{base}-{suffix}", suffix + 1
+        self.converter.unit_keys.add(key)
+        return key
+
+
+def name_men_carrying(options: list[dict], composition: list[dict], qualities: int) -> None:
+    """An option of one man's weapon choice names his model line (listed without quality where the unit
+    has several)."""
+    names = {line["name"] for line in composition}
+    for option in options:
+        carrier = option.pop("_carrier", None)
+        if carrier is not None:
+            carrier = without_quality(carrier) if qualities > 1 else carrier
+            if carrier in names:
+                option["model"] = carrier
+
+
+def has_price_group(converter: Converter, node: Node, catalogue: DataFile) -> bool:
+    """An entry priced by quality (it holds an Inexperienced/Regular/Veteran group)."""
+    for group in converter.children(node, catalogue):
+        names = [quality_name(c.name) for c in converter.children(group, catalogue) if not c.is_group]
+        if group.is_group and names and all(name in QUALITIES for name in names):
+            return True
+    return False
+
+
+def nested_units(converter: Converter, node: Node, catalogue: DataFile) -> tuple[Node | None, list[Node]]:
+    """A group of whole units inside an entry (an officer's ranks, an anti-tank team's kinds): each is a unit."""
+    children = converter.children(node, catalogue)
+    for child in children:
+        if child.is_group:
+            entries = [c for c in converter.children(child, catalogue) if not c.is_group]
+            units = all(c.entry_type == "unit" or has_price_group(converter, c, catalogue) for c in entries)
+            if entries and units:
+                return child, entries
+    # An entry of no price of its own holding priced units directly (a Commonwealth free Forward Observer).
+    entries = [c for c in children if not c.is_group]
+    unpriced = node.cost == 0 and not has_price_group(converter, node, catalogue)
+    if entries and unpriced and all(has_price_group(converter, c, catalogue) for c in entries):
+        return None, entries
+    return None, []

@@ -1,0 +1,34 @@
+"""Options taken only beside another unit: a Forward Observer mounted as Cavalry needs a cavalry unit in
+his platoon (the BattleScribe data shows the option only while the force holds one)."""
+
+from __future__ import annotations
+
+from lists.rules.finding import Finding, error
+from lists.snapshot import RosterSnapshot
+
+
+def option_needs_findings(roster: RosterSnapshot) -> list[Finding]:
+    findings: list[Finding] = []
+    for unit in roster.units:
+        held = {other.unit_type.key for other in roster.units if other.force == unit.force and other is not unit}
+        for option, _ in unit.chosen_options:
+            if not option.needs_units or held & set(option.needs_units):
+                continue
+            names = _names(roster, option.needs_units)
+            findings.append(
+                error(
+                    "option.needs_unit",
+                    f"{unit.label} takes {option.name}, which needs {names} in the same force.",
+                    f"Add {names} to its force, or drop {option.name}.",
+                    unit.unit_type.key,
+                    unit,
+                    unit.unit_type.name,
+                )
+            )
+    return findings
+
+
+def _names(roster: RosterSnapshot, keys: tuple[str, ...]) -> str:
+    """The needed units by name: "a Cavalry Troop" or "a Cavalry Troop or a Cavalry Squad"."""
+    names = [t.name for t in roster.army_unit_types if t.key in keys] or list(keys)
+    return " or ".join(f"a {name}" for name in dict.fromkeys(names))
