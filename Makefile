@@ -37,6 +37,7 @@ serve: install
 lint: install-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/python scripts/check_sizes.py
 
 format: install-dev
 	$(BIN)/ruff format .

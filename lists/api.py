@@ -204,59 +204,15 @@ def unit(request: HttpRequest, system_key: str, unit_key: str) -> JsonResponse:
             "kind": unit.kind,
             "points_note": unit.points_note or None,
             "citation": unit.citation,
-            "qualities": [
-                {
-                    "quality": c.quality.name,
-                    "points": c.points,
-                    "per_extra_model": c.per_extra_model,
-                    "armies": c.armies,
-                    "citation": c.citation,
-                }
-                for c in unit.quality_costs.all()
-            ],
+            "qualities": _unit_qualities(unit),
             "size": {"min": unit.min_size, "max": unit.max_size},
             "army_limits": unit.army_limits,
             "max_in_roster": unit.max_in_roster,
             "limit_per": unit.limit_per,
-            "composition": [
-                {
-                    "count": m.count,
-                    "figures": m.figures,
-                    "role": m.role,
-                    "name": m.name,
-                    "fs": m.fs,
-                    "morale": m.morale,
-                    "equipment": m.equipment or None,
-                    "weapons": [
-                        {**weapon_dict(system, w), "count": m.weapon_counts.get(w.key, 1)} for w in m.weapons.all()
-                    ],
-                }
-                for m in unit.models.all()
-            ],
+            "composition": _unit_composition(system, unit),
             "officer_rank": unit.officer_rank.name if unit.officer_rank else None,
             "officer_ranks": [rank.name for rank in unit.officer_ranks.all()],
-            "options": [
-                {
-                    "key": o.key,
-                    "name": o.name,
-                    "points": o.points,
-                    "per": o.per,
-                    "max": o.max,
-                    "quality_points": o.quality_points,
-                    "qualities": o.qualities,
-                    "points_with": o.points_with,
-                    "points_once": o.points_once,
-                    "percent": o.percent or None,
-                    "copies_unit": o.copies_unit,
-                    "service_start": o.service_start,
-                    "weapons": [_url("weapon", system.key, w.key) for w in o.weapons.all()],
-                    "armies": o.armies,
-                    "note": o.note or None,
-                    "citation": o.citation,
-                    "source_id": o.source_id or None,
-                }
-                for o in unit.options.all()
-            ],
+            "options": _unit_options(system, unit),
             "weapon_categories": unit.weapon_categories,
             "armour": unit.armour,
             "speed": unit.speed or None,
@@ -269,6 +225,63 @@ def unit(request: HttpRequest, system_key: str, unit_key: str) -> JsonResponse:
             "source_id": unit.source_id or None,
         }
     )
+
+
+def _unit_qualities(unit: models.UnitType) -> list[dict]:
+    """A unit's price at each troop quality, with the armies a price is for and its citation."""
+    return [
+        {
+            "quality": c.quality.name,
+            "points": c.points,
+            "per_extra_model": c.per_extra_model,
+            "armies": c.armies,
+            "citation": c.citation,
+        }
+        for c in unit.quality_costs.all()
+    ]
+
+
+def _unit_composition(system: models.GameSystem, unit: models.UnitType) -> list[dict]:
+    """A unit's models, each with its weapons and how many of each it carries."""
+    return [
+        {
+            "count": m.count,
+            "figures": m.figures,
+            "role": m.role,
+            "name": m.name,
+            "fs": m.fs,
+            "morale": m.morale,
+            "equipment": m.equipment or None,
+            "weapons": [{**weapon_dict(system, w), "count": m.weapon_counts.get(w.key, 1)} for w in m.weapons.all()],
+        }
+        for m in unit.models.all()
+    ]
+
+
+def _unit_options(system: models.GameSystem, unit: models.UnitType) -> list[dict]:
+    """A unit's options as the pack prices them."""
+    return [
+        {
+            "key": o.key,
+            "name": o.name,
+            "points": o.points,
+            "per": o.per,
+            "max": o.max,
+            "quality_points": o.quality_points,
+            "qualities": o.qualities,
+            "points_with": o.points_with,
+            "points_once": o.points_once,
+            "percent": o.percent or None,
+            "copies_unit": o.copies_unit,
+            "service_start": o.service_start,
+            "weapons": [_url("weapon", system.key, w.key) for w in o.weapons.all()],
+            "armies": o.armies,
+            "note": o.note or None,
+            "citation": o.citation,
+            "source_id": o.source_id or None,
+        }
+        for o in unit.options.all()
+    ]
 
 
 @require_GET

@@ -9,33 +9,25 @@ roster with its system, and its units with their chosen options.
 from __future__ import annotations
 
 import threading
-from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 
 from django.db import connection, transaction
-from django.db.models import Prefetch
 
+from lists import game_data_sections as sections
 from lists import models
+from lists.game_data_sections import ArmyInfo, source_label
 from lists.snapshot import (
     ForceInfo,
     ForceLimitInfo,
     HouseRuleChoice,
     HouseRuleInfo,
-    ModelLine,
-    OptionInfo,
     OrganisationInfo,
-    QualityInfo,
-    QualityPrice,
-    RankInfo,
     RosterSnapshot,
-    RuleInfo,
-    SlotInfo,
     SystemInfo,
     UnitChoice,
     UnitTypeInfo,
-    WeaponInfo,
 )
 
 
@@ -219,18 +211,6 @@ def priced_house_rules():
     return models.SpecialRule.objects.filter(system__kind="overlay", points__isnull=False).select_related("system")
 
 
-@dataclass(frozen=True)
-class ArmyInfo:
-    id: int
-    key: str
-    name: str
-    unit_type_ids: tuple[int, ...]
-    borrows_from: tuple[int, ...] = ()
-    borrow_units: tuple[str, ...] = ()
-    shared: bool = False
-    rules: tuple[str, ...] = ()
-
-
 _cache: dict[str, GameData] = {}
 _lock = threading.Lock()
 
@@ -250,62 +230,9 @@ def game_data(system: models.GameSystem) -> GameData:
     return cached
 
 
-def _weapon_info(weapon: models.Weapon) -> WeaponInfo:
-    return WeaponInfo(
-        key=weapon.key,
-        name=weapon.name,
-        category=weapon.category.key if weapon.category else None,
-        category_name=weapon.category.name if weapon.category else "",
-        rules=frozenset(link.rule.key for link in weapon.rule_links.all()),
-    )
-
-
-def source_label(rule: models.SpecialRule, system: models.GameSystem) -> str:
-    """Where a rule comes from, in words: the source document's title, the section, the entry."""
-    titles = {source["key"]: source["title"] for source in system.sources}
-    where = rule.source or {}
-    parts = [titles.get(where.get("document"), ""), where.get("section", "")]
-    if where.get("entry") and where["entry"] != rule.name:
-        parts.append(where["entry"])
-    return ", ".join(part for part in parts if part)
-
-
-def rule_info(rule: models.SpecialRule, system: models.GameSystem) -> RuleInfo:
-    """A rule as the snapshot holds it, with the source it comes from in words."""
-    return RuleInfo(
-        rule.key,
-        rule.name,
-        rule.summary,
-        rule.points,
-        reminder=rule.reminder,
-        source=source_label(rule, system),
-        applies_to=rule.applies_to,
-        document=(rule.source or {}).get("document", ""),
-        section=(rule.source or {}).get("section", ""),
-    )
-
-
-def _grouped(pairs) -> dict:
-    """{owner: [values in order]} from (owner, value) pairs."""
-    grouped: dict = {}
-    for owner, value in pairs:
-        grouped.setdefault(owner, []).append(value)
-    return grouped
-
-
 def _build_game_data(system: models.GameSystem) -> GameData:
-    rules = {rule.key: rule_info(rule, system) for rule in system.specialrule_set.all()}
-    ranks = system.officerrank_set.all()
-    qualities = system.troopquality_set.all()
-    info = SystemInfo(
-        key=system.key,
-        name=system.name,
-        config=system.config,
-        rules=rules,
-        ranks={r.key: RankInfo(r.key, r.name, r.morale_bonus, r.extra_orders, r.order_range) for r in ranks},
-        qualities={q.key: QualityInfo(q.key, q.name, q.morale, q.damage_value) for q in qualities},
-        periods=tuple(system.config.get("periods", [])),
-    )
+    """The system's game data, read section by section (see `game_data_sections`)."""
+    info, qualities, ranks = sections.system_info(system)
     data = GameData(
         system=info,
         content_hash=system.content_hash,
@@ -313,260 +240,15 @@ def _build_game_data(system: models.GameSystem) -> GameData:
         quality_ids={q.id: q.key for q in qualities},
         rank_ids={r.id: r.key for r in ranks},
     )
-    weapons = {
-        weapon.id: _weapon_info(weapon)
-        for weapon in models.Weapon.objects.filter(system=system)
-        .select_related("category")
-        .prefetch_related(Prefetch("rule_links", queryset=models.WeaponRule.objects.select_related("rule")))
-    }
-    by_key = {weapon.key: weapon for weapon in weapons.values()}
-    data.weapon_profiles = {
-        weapon.key: weapon.profile()
-        for weapon in models.Weapon.objects.filter(system=system)
-        .select_related("system")
-        .prefetch_related(Prefetch("rule_links", queryset=models.WeaponRule.objects.select_related("rule")))
-    }
-    for reference in system.reference_set.all():
-        data.references.setdefault(reference.table, {})[reference.key] = {"name": reference.name, **reference.data}
-    # Plain rows, not model instances: a game of ~3,000 units builds in a fraction of the time.
-    in_system = {"unit_type__system": system}
-    unit_rules = _grouped(
-        models.UnitType.rules.through.objects.filter(unittype__system=system)
-        .order_by("specialrule__name")
-        .values_list("unittype_id", "specialrule__key")
-    )
-    unit_ranks = _grouped(
-        models.UnitType.officer_ranks.through.objects.filter(unittype__system=system)
-        .order_by("officerrank__position")
-        .values_list("unittype_id", "officerrank__key")
-    )
-    prices = _grouped(
-        (unit_id, (quality, QualityPrice(points, per_extra, tuple(armies), army_points, **sizes)))
-        for unit_id, quality, points, per_extra, armies, army_points, sizes in models.QualityCost.objects.filter(
-            **in_system
-        )
-        .order_by("quality__position")
-        .values_list("unit_type_id", "quality__key", "points", "per_extra_model", "armies", "army_points", "sizes")
-    )
-    model_weapons = _grouped(
-        models.UnitModel.weapons.through.objects.filter(unitmodel__unit_type__system=system)
-        .order_by("weapon__position")
-        .values_list("unitmodel_id", "weapon_id")
-    )
-    lines = _grouped(
-        (
-            row["unit_type_id"],
-            ModelLine(
-                row["count"],
-                row["role"],
-                row["name"],
-                tuple(
-                    weapons[weapon_id]
-                    for weapon_id in model_weapons.get(row["id"], [])
-                    for _ in range(row["weapon_counts"].get(weapons[weapon_id].key, 1))
-                ),
-                row["fs"],
-                row["morale"],
-                row["equipment"],
-                row["figures"],
-            ),
-        )
-        for row in models.UnitModel.objects.filter(**in_system)
-        .order_by("position")
-        .values("id", "unit_type_id", "count", "role", "name", "fs", "morale", "equipment", "figures", "weapon_counts")
-    )
-    option_weapons = _grouped(
-        models.UnitOption.weapons.through.objects.filter(unitoption__unit_type__system=system)
-        .order_by("weapon__position")
-        .values_list("unitoption_id", "weapon_id")
-    )
-    unit_options: dict[int, dict[str, OptionInfo]] = {}
-    for option in (
-        models.UnitOption.objects.filter(**in_system)
-        .order_by("position")
-        .values(
-            "id",
-            "unit_type_id",
-            "key",
-            "name",
-            "points",
-            "per",
-            "max",
-            "group",
-            "adds_models",
-            "replaces",
-            "model",
-            "officer_rank__key",
-            "service_start",
-            "service_end",
-            "service_period",
-            "period_points",
-            "quality_points",
-            "quality_max",
-            "points_with",
-            "needs_units",
-            "qualities",
-            "points_once",
-            "percent",
-            "armies",
-            "crew",
-            "copies_unit",
-            "in_size",
-        )
-    ):
-        unit_id = option["unit_type_id"]
-        data.option_keys[option["id"]] = (unit_id, option["key"])
-        data.option_ids[(unit_id, option["key"])] = option["id"]
-        unit_options.setdefault(unit_id, {})[option["key"]] = OptionInfo(
-            key=option["key"],
-            name=option["name"],
-            points=option["points"],
-            per=option["per"],
-            max=option["max"],
-            group=option["group"],
-            adds_models=tuple(
-                ModelLine(
-                    line["count"],
-                    line["role"],
-                    line["name"],
-                    tuple(
-                        by_key[key]
-                        for ref in line.get("weapons", [])
-                        for key, count in [(ref, 1) if isinstance(ref, str) else (ref["weapon"], ref["count"])]
-                        for _ in range(count)
-                    ),
-                    line.get("fs"),
-                    line.get("morale"),
-                    line.get("equipment") or "",
-                    line.get("figures", 1),
-                )
-                for line in option["adds_models"]
-            ),
-            weapons=tuple(weapons[weapon_id] for weapon_id in option_weapons.get(option["id"], [])),
-            replaces=tuple(option["replaces"]),
-            model=option["model"],
-            officer_rank=option["officer_rank__key"],
-            service_start=option["service_start"],
-            service_end=option["service_end"],
-            service_period=option["service_period"],
-            period_points=option["period_points"],
-            quality_points=option["quality_points"],
-            quality_max=option["quality_max"],
-            points_with=option["points_with"],
-            needs_units=tuple(option["needs_units"]),
-            qualities=tuple(option["qualities"]),
-            points_once=option["points_once"],
-            percent=option["percent"],
-            armies=tuple(option["armies"]),
-            crew=option["crew"],
-            copies_unit=option["copies_unit"],
-            in_size=option["in_size"],
-        )
-    unit_rows = list(
-        models.UnitType.objects.filter(system=system)
-        .order_by("army", "category__position", "position")
-        .values(
-            "id",
-            "army_id",
-            "key",
-            "name",
-            "category__key",
-            "category__name",
-            "category__kind",
-            "kind",
-            "points",
-            "armour",
-            "speed",
-            "constitution",
-            "min_size",
-            "max_size",
-            "max_in_roster",
-            "army_limits",
-            "limit_per",
-            "force_limits",
-            "officer_rank__key",
-            "weapon_categories",
-            "transport_capacity",
-            "capacity_counts",
-            "service_start",
-            "service_end",
-            "service_period",
-            "source",
-        )
-    )
-    names_in_army = Counter((row["army_id"], row["name"]) for row in unit_rows)
-    for row in unit_rows:
-        unit_id = row["id"]
-        data.unit_types[unit_id] = UnitTypeInfo(
-            key=row["key"],
-            name=row["name"],
-            category=row["category__key"],
-            category_name=row["category__name"],
-            category_kind=row["category__kind"],
-            kind=row["kind"],
-            points=row["points"],
-            quality_prices=dict(prices.get(unit_id, [])),
-            composition=tuple(lines.get(unit_id, [])),
-            armour=row["armour"],
-            source=row["source"],
-            speed=row["speed"],
-            constitution=row["constitution"],
-            min_size=row["min_size"],
-            max_size=row["max_size"],
-            max_in_roster=row["max_in_roster"],
-            army_limits=row["army_limits"],
-            limit_per=row["limit_per"],
-            force_limits=tuple(ForceLimitInfo(**limit) for limit in row["force_limits"]),
-            officer_rank=row["officer_rank__key"],
-            officer_ranks=tuple(unit_ranks.get(unit_id, [])),
-            options=unit_options.get(unit_id, {}),
-            weapon_categories=tuple(row["weapon_categories"]) if row["weapon_categories"] is not None else None,
-            transport_capacity=row["transport_capacity"],
-            capacity_counts=row["capacity_counts"],
-            service_start=row["service_start"],
-            service_end=row["service_end"],
-            service_period=row["service_period"],
-            rules=tuple(unit_rules.get(unit_id, [])),
-            name_shared=names_in_army[(row["army_id"], row["name"])] > 1,
-        )
-    army_units: dict[int, list[int]] = {}
-    for row in unit_rows:
-        army_units.setdefault(row["army_id"], []).append(row["id"])
-    for army in models.Army.objects.filter(system=system).prefetch_related("borrows_from", "rules"):
-        data.armies[army.id] = ArmyInfo(
-            id=army.id,
-            key=army.key,
-            name=army.name,
-            unit_type_ids=tuple(army_units.get(army.id, [])),
-            rules=tuple(rule.key for rule in army.rules.all()),
-            borrows_from=tuple(other.id for other in army.borrows_from.all()),
-            borrow_units=tuple(army.borrow_units),
-            shared=army.shared,
-        )
-    category_names = dict(system.unitcategory_set.values_list("key", "name"))
-    for organisation in models.Organisation.objects.filter(system=system).prefetch_related("armies"):
-        data.organisations[organisation.id] = OrganisationInfo(
-            category_names=category_names,
-            key=organisation.key,
-            name=organisation.name,
-            slots=tuple(
-                SlotInfo(
-                    key=slot["key"],
-                    name=slot["name"],
-                    categories=tuple(slot["categories"]),
-                    min=slot.get("min", 0),
-                    max=slot.get("max"),
-                    officer_ranks=tuple(slot.get("officer_ranks", [])),
-                    ranks_counted=tuple(slot.get("ranks_counted", [])),
-                    half_choice_at_most_points=slot.get("half_choice_at_most_points"),
-                    half_choice_categories=tuple(slot.get("half_choice_categories", [])),
-                    requires_setting=slot.get("requires_setting"),
-                )
-                for slot in organisation.slots
-            ),
-        )
-        for army in organisation.armies.all():
-            data.army_organisations.setdefault(army.id, []).append(organisation.id)
+    weapons = sections.weapons(system)
+    data.weapon_profiles = sections.weapon_profiles(system)
+    data.references = sections.references(system)
+    options = sections.unit_options(system, weapons)
+    data.option_keys, data.option_ids = options.keys, options.ids
+    unit_rows = sections.unit_rows(system)
+    data.unit_types = sections.unit_types(system, unit_rows, weapons, options)
+    data.armies = sections.armies(system, unit_rows)
+    data.organisations, data.army_organisations = sections.organisations(system)
     return data
 
 
