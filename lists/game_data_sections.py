@@ -191,6 +191,7 @@ _OPTION_COLUMNS = (
     "quality_points",
     "quality_max",
     "points_with",
+    "least_in",
     "points_once",
     "percent",
     "crew",

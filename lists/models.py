@@ -325,6 +325,7 @@ class UnitOption(models.Model):
     quality_max = models.JSONField(default=dict, blank=True)  # quality key -> its own lower limit
     points_with = models.JSONField(default=dict, blank=True)  # option key -> points more each while it is taken
     needs_units = models.JSONField(default=list, blank=True)  # unit keys, one of which its force must hold
+    least_in = models.JSONField(default=dict, blank=True)  # army key -> how often its units must take it
     qualities = models.JSONField(default=list, blank=True)  # quality keys it is offered to; empty: any quality
     points_once = models.IntegerField(default=0)  # paid once on top when taken at all
     percent = models.IntegerField(default=0)

@@ -242,6 +242,10 @@ class _ReferenceCheck:
             self.need(located, f"{path}.quality_max", quality, "qualities", "quality")
         for q_index, quality in enumerate(option.qualities):
             self.need(located, f"{path}.qualities.{q_index}", quality, "qualities", "quality")
+        for army_key, least in option.least_in.items():
+            self.need(located, f"{path}.least_in", army_key, "armies", "army")
+            if option.max is not None and not 1 <= least <= option.max:
+                self.error(located, f"{path}.least_in", f"{least} for {army_key!r} is not from 1 to max {option.max}")
         for n_index, needed in enumerate(option.needs_units):
             self.need(located, f"{path}.needs_units.{n_index}", needed, "units", "unit")
         offered = {other.key for other in unit.options}

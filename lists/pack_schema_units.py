@@ -105,6 +105,8 @@ class Option(Strict):
     points_with: dict[Key, int] = {}
     # Taken only while its force holds one of these units (a Forward Observer's Cavalry: beside a cavalry unit).
     needs_units: list[Key] = []
+    # Army lists whose units must take it at least so often (a theatre making an officer's upgrade compulsory).
+    least_in: dict[Key, int] = Field(default_factory=dict)
     qualities: list[Key] = []  # only units of these qualities may take it (empty: any quality)
     points_once: int = 0  # paid once on top when taken at all (a per-man option's own cost in BattleScribe)
     percent: int = 0  # a cost change in percent of the unit's cost (Panzer Attack: 20)

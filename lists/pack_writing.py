@@ -510,6 +510,7 @@ def _write_options(pack: Pack, game, units: dict, weapons: dict, ranks: dict) ->
                 "quality_max": option.quality_max,
                 "points_with": option.points_with,
                 "needs_units": option.needs_units,
+                "least_in": option.least_in,
                 "qualities": option.qualities,
                 "points_once": option.points_once,
                 "percent": option.percent,

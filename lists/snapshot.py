@@ -107,6 +107,7 @@ class OptionInfo:
     quality_points: dict[str, int] = field(default_factory=dict)  # points for a unit of this quality
     quality_max: dict[str, int] = field(default_factory=dict)  # a unit of this quality's own lower limit
     points_with: dict[str, int] = field(default_factory=dict)  # option key -> points more each while it is taken
+    least_in: dict[str, int] = field(default_factory=dict)  # army key -> how often a unit must take it there
     needs_units: tuple[str, ...] = ()  # unit keys, one of which the unit's force must hold to take it
     qualities: tuple[str, ...] = ()  # only units of these qualities may take it; empty: any quality
     points_once: int = 0  # paid once on top when taken at all

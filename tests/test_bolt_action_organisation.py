@@ -163,3 +163,28 @@ def test_a_missing_slots_fix_names_units_of_the_army_that_fill_it(tmp_path):
     lieutenant = next(fix for what, fix in fixes.items() if "1 Lieutenant" in what)
     assert code == 1 and "Heer Grenadier Squad" in squads
     assert "Leutnant (Second Lieutenant)" in lieutenant and "Heer Grenadier Squad" not in lieutenant
+
+
+# BA2 - Armies of Italy.cat's own force entry "Reinforced Platoon 2" (8c7b-e8ce-d16d-009a) states its
+# limits only in its slots' names: "Platoon Commander (0-1)", "Compulsory Units (0-2)", "Medic (0-1)".
+ITALY = "italy-generic-reinforced-platoon"
+TENENTE = "{unit: italy-tenente-first-lieutenant, quality: Regular}"
+MEDIC = "{unit: italy-medic, quality: Veteran}"
+
+
+def italian_platoon(*units: str) -> str:
+    body = "".join(f"      - {unit}\n" for unit in units) or "      []\n"
+    return f"  - name: 1° Plotone\n    organisation: Reinforced Platoon 2\n    units:\n{body}"
+
+
+def test_an_empty_italian_platoon_is_not_legal_and_names_its_lieutenant(tmp_path):
+    code, result = validate(tmp_path, italian_platoon(), army=ITALY)
+    messages = " ".join(message for code, message in errors(result) if code == "org.missing")
+    assert code == 1 and "needs at least 1 Lieutenant" in messages and "Tenente (First Lieutenant)" in messages
+    assert "needs at least 2 Infantry squads" in messages
+
+
+def test_a_slot_named_0_1_in_the_italian_platoon_takes_one(tmp_path):
+    code, result = validate(tmp_path, italian_platoon(TENENTE, MEDIC, MEDIC), army=ITALY)
+    assert code == 1
+    assert any(code == "org.too_many" and message.startswith("Medic:") for code, message in errors(result))

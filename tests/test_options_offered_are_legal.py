@@ -30,9 +30,13 @@ def _offers():
                         yield data, army, unit_type, option
 
 
-def _roster(data, army, unit_type, options: dict[str, int], year: int | None) -> RosterSnapshot:
+def _roster(data, army, unit_type, options: dict[str, int], year: int | None, beside=()) -> RosterSnapshot:
+    """The unit alone in a force, or beside one of the units an option needs there (`needs_units`)."""
     quality = next(iter(unit_type.quality_prices), None)
     unit = UnitChoice(0, unit_type.name, unit_type, quality=quality, options=options)
+    others = [
+        UnitChoice(1, needed.name, needed, quality=next(iter(needed.quality_prices), None)) for needed in beside[:1]
+    ]
     organisation = next(iter(data.organisations_for(army.id)), None)
     return RosterSnapshot(
         system=data.system,
@@ -40,7 +44,7 @@ def _roster(data, army, unit_type, options: dict[str, int], year: int | None) ->
         army_name=army.name,
         year=year,
         forces=[ForceInfo(0, "Platoon 1", data.organisations.get(organisation))],
-        units=[unit],
+        units=[unit, *others],
     )
 
 
@@ -51,8 +55,10 @@ def test_every_offered_option_bought_alone_adds_no_error():
         # A year in which both the unit and the option are in service, where the game dates them.
         starts = [s for s in (unit_type.service_start, option.service_start) if s is not None]
         year = max(starts) if starts else None
-        without = _errors(_roster(data, army, unit_type, {}, year))
-        bought = _errors(_roster(data, army, unit_type, {option.key: 1}, year))
+        # An option taken only beside another unit is tried beside one (bought alone it is refused: its own test).
+        beside = [u for _, i in data.available_units(army.id) if (u := data.unit_types[i]).key in option.needs_units]
+        without = _errors(_roster(data, army, unit_type, {}, year, beside))
+        bought = _errors(_roster(data, army, unit_type, {option.key: 1}, year, beside))
         added = bought - without
         if added:
             failures.append(f"{data.system.key}/{army.key}/{unit_type.key}: {option.key} -> {sorted(added)}")

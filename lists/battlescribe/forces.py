@@ -3,6 +3,7 @@ its limits and repeats), and each theatre selector of a catalogue as an army lis
 
 from __future__ import annotations
 
+import re
 from xml.etree.ElementTree import Element
 
 from lists.battlescribe.converter import Converter
@@ -79,6 +80,26 @@ def slot_growth(converter: Converter, link: Element, most: Element, data_file: D
     return terms
 
 
+NAMED_RANGE = re.compile(r"\(\s*0\s*-\s*(\d+)\s*\)")
+
+
+def named_most(converter: Converter, link: Element) -> int | None:
+    """A slot's most stated only in the text its name is given, "Medic (0-1)" (the Italian force entries):
+    the data's own figure for players to read; where a theatre names another, the highest of them."""
+    figures = [
+        (int(match.group(1)), modifier.find("conditions") is None and modifier.find("conditionGroups") is None)
+        for modifier in link.findall("modifiers/modifier")
+        if modifier.get("field") == "name" and (match := NAMED_RANGE.fullmatch(modifier.get("value", "").strip()))
+    ]
+    if not figures:
+        return None
+    if all(always for _, always in figures):
+        converter.report.pattern("a slot's most stated only in its name, '(0-1)': read as its limit")
+    else:
+        converter.report.pattern("a slot's most stated in its name and changed by theatre: the highest used")
+    return max(figure for figure, _ in figures)
+
+
 def slot(converter: Converter, link: Element, data_file: DataFile, where: str) -> dict | None:
     """A force entry's category link as a slot with its least and most, or None for an unknown category."""
     category = converter.category(link.get("targetId", ""), data_file)
@@ -96,6 +117,8 @@ def slot(converter: Converter, link: Element, data_file: DataFile, where: str) -
         found["max"] = {"base": base, "per": terms} if terms else base
         if terms:
             converter.report.pattern("a slot limit that grows with other units (one transport per infantry unit)")
+    elif (named := named_most(converter, link)) is not None:
+        found["max"] = named
     found["source_id"] = link.get("id", "")
     return found
 

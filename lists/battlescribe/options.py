@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
 from lists.battlescribe.conditions import shown_beside, signed
-from lists.battlescribe.constraints import outer_limits, own_max_limits
+from lists.battlescribe.constraints import constraint_value, outer_limits, own_max_limits
 from lists.battlescribe.names import MAN, number, rank_of, role_of, slug, whole
-from lists.battlescribe.nodes import Node
+from lists.battlescribe.nodes import Node, Report
 from lists.battlescribe.unit_part import Part
 
 
@@ -62,6 +62,9 @@ class OptionsMixin:
         option["name"] += pricing.name_suffix  # the key stays the data's own name's: rosters name it
         if len(shown) < len(self.unit_shown):
             option["armies"] = shown
+        least_in = self.least_in(child, shown)
+        if least_in:
+            option["least_in"] = least_in
         option["citation"] = self.converter.citation(self.catalogue, child, child.name)
         option["source_id"] = child.id
         option["_ids"] = sorted(ids)
@@ -103,6 +106,25 @@ class OptionsMixin:
         if len({most_in[key] for key in shown}) > 1:
             self.report.pattern("an option limit some theatres change: the highest of them used")
         return shown, most_in, needs
+
+    def least_in(self, child: Node, shown: list[str]) -> dict[str, int]:
+        """The theatre lists that raise an option's own least number above the data's (Italy's X Arditi
+        Officer: compulsory in the Arditi list), with that number."""
+        selectors = {key: selector_id for selector_id, key, _ in self.army.selector_ids}
+        found = {}
+        for constraint in child.constraints():
+            if constraint.get("type") != "min" or constraint.get("scope") != "parent":
+                continue
+            base = number(constraint.get("value"))
+            for key in shown:
+                chosen = {selectors[key], self.converter.force_id}
+                # Counted once where the option's limits are read, not again for each theatre.
+                least = constraint_value(child, constraint, chosen, Report())
+                if least >= 1 and least > base:
+                    found[key] = max(found.get(key, 0), least)
+        if found:
+            self.report.pattern("an option some theatre lists make compulsory: required there")
+        return found
 
     def units_beside(self, child: Node) -> frozenset[str]:
         """The entries whose presence in the force shows an option hidden otherwise (Cavalry beside a cavalry
@@ -228,13 +250,19 @@ class OptionsMixin:
             self.report.pattern("an entry's own least number set to 0: read as the option it is")
         elif own.get(target) == "max" and kind == "set" and value == 0 and applies == "with":
             excludes.append(on)
-        elif own.get(target) == "max" and all(c.get("scope") == "force" for c in modifier.iter("condition")):
-            pass  # a theatre list's own limit, read with the option's limits
+        elif own.get(target) in ("max", "min") and self.on_theatre(modifier):
+            pass  # a theatre list's own limit, read with the option's limits (option_limits, least_in)
         else:
             self.report.pattern(
                 "modifier of an option's limit not carried (it grows with other selections, or depends on"
                 " the unit's category or on another option's count)"
             )
+
+    def on_theatre(self, modifier: Element) -> bool:
+        """A modifier whose conditions count only theatre selectors (or the force entry) in the force."""
+        chosen = {selector_id for selector_id, _, _ in self.army.selector_ids} | {self.converter.force_id}
+        conditions = list(modifier.iter("condition"))
+        return bool(conditions) and all(c.get("scope") == "force" and c.get("childId") in chosen for c in conditions)
 
     def disallowed(self, modifier: Element, child: Node) -> bool:
         """A modifier that always sets one of the entry's own max limits to 0: the option cannot be taken."""

@@ -59,7 +59,7 @@ class PackWriter:
             node = self.converter.resolve(element, catalogue)
             if node is not None:
                 self.entry(node, army, units, shown_in)
-        self.needed_units(units, catalogue)
+        self.needed_units(units, catalogue, shown_in)
         armies = self.armies(army, shown_in)
         self.report.counts["nations converted"] += 1
         content: dict = {"armies": armies, "units": units}
@@ -68,7 +68,7 @@ class PackWriter:
             content["organisations"] = found
         self.files[f"{army.key}.yaml"] = content
 
-    def needed_units(self, units: list[dict], catalogue: DataFile) -> None:
+    def needed_units(self, units: list[dict], catalogue: DataFile, shown_in: dict[str, list[str]]) -> None:
         """Options shown only beside other units (Cavalry beside a cavalry unit) name those units' keys; one
         whose units were not converted is left out, with what its taking changes on other options (data with
         no effect where no entry of the catalogue's roots adds those units)."""
@@ -80,6 +80,9 @@ class PackWriter:
                 needs = option.pop("_needs", None)
                 keys = sorted({key for entry_id in needs or [] for key in self.unit_keys.get(entry_id, [])})
                 if needs and not keys:
+                    self.left_out(catalogue, unit, option, offered & set(needs))
+                    continue
+                if keys and not self.beside_in_lists(unit, option, keys, shown_in):
                     self.left_out(catalogue, unit, option, offered & set(needs))
                     continue
                 if keys:
@@ -103,6 +106,16 @@ class PackWriter:
                     del option["points_with"]
             if "options" in unit:
                 unit["options"] = kept
+
+    @staticmethod
+    def beside_in_lists(unit: dict, option: dict, needed: list[str], shown_in: dict[str, list[str]]) -> bool:
+        """Offer an option needing another unit only in the theatre lists fielding one (no Cavalry for an
+        observer where no cavalry unit can be taken); False where no list does."""
+        lists_of_unit = option.get("armies") or [key for key, shown in shown_in.items() if unit["key"] in shown]
+        kept = [key for key in lists_of_unit if set(shown_in.get(key, ())) & set(needed)]
+        if kept and (option.get("armies") or len(kept) < len(lists_of_unit)):
+            option["armies"] = kept
+        return bool(kept)
 
     def left_out(self, catalogue: DataFile, unit: dict, option: dict, linked: set[str]) -> None:
         """An option shown only beside units not converted: skipped, or data with no effect where no link

@@ -35,6 +35,7 @@ def unit_size_findings(roster: RosterSnapshot) -> list[Finding]:
                     unit_type.name,
                 )
             )
+        findings += _required_options(roster, unit)
         groups: dict[str, list[str]] = {}
         for option, count in unit.chosen_options:
             most = option.quality_max.get(unit.quality, option.max) if unit.quality else option.max
@@ -86,4 +87,26 @@ def unit_size_findings(roster: RosterSnapshot) -> list[Finding]:
                         unit_type.name,
                     )
                 )
+    return findings
+
+
+def _required_options(roster: RosterSnapshot, unit) -> list[Finding]:
+    """Options the roster's army list makes compulsory for the unit (`least_in`), taken too seldom."""
+    taken = {option.key: count for option, count in unit.chosen_options}
+    findings = []
+    for option in unit.unit_type.options.values():
+        least = option.least_in.get(roster.army_key, 0)
+        if least and taken.get(option.key, 0) < least:
+            findings.append(
+                error(
+                    "option.required",
+                    f"{unit.label} must take {option.name}"
+                    + (f" {counted(least, 'time')}" if least > 1 else "")
+                    + f" in the {roster.army_name} list.",
+                    f"Take {option.name}, or pick another unit.",
+                    unit.unit_type.key,
+                    unit,
+                    unit.unit_type.name,
+                )
+            )
     return findings
