@@ -5,6 +5,7 @@ from __future__ import annotations
 from lists.fingerprint import fingerprint
 from lists.loading import GameData
 from lists.pricing import house_rule_lines
+from lists.roster_text_files import HOUSE_RULE_PREFIX, TOTAL_PREFIX, force_line, header_lines, unit_details, unit_line
 from lists.snapshot import RosterSnapshot
 from lists.verdict import Verdict
 
@@ -68,26 +69,27 @@ def list_context(roster: RosterSnapshot, data: GameData, verdict: Verdict, pack_
 
 
 def roster_text(roster: RosterSnapshot, data: GameData, verdict: Verdict) -> str:
-    """The roster as plain text, for pasting into a chat or a forum."""
+    """The roster as plain text, for pasting into a chat or a forum; lists/roster_text_files.py reads it back."""
     context = list_context(roster, data, verdict, [])
     limit = f" / {verdict.points_limit}" if verdict.points_limit is not None else ""
-    lines = [roster.name, f"{roster.system.name} · {roster.army_name}", ""]
+    lines = header_lines(roster)
     for force, rows in context["forces"]:
-        lines.append(force.title)
+        lines += ["", force_line(force)]
         for row in rows:
-            lines.append(
-                f"{row['points']:>5}  {row['unit'].label}"
-                + (f" ({row['unit'].unit_type.name})" if row["unit"].label != row["unit"].unit_type.name else "")
-            )
-            if row["details"]:
-                lines.append(f"       {row['details']}")
+            lines.append(unit_line(row["unit"], row["points"]))
+            details = unit_details(roster, row["unit"])
+            if details:
+                lines.append(f"           {details}")
+    if context["house_rules"]:
+        lines.append("")
     for line in context["house_rules"]:
         lines.append(
-            f"{line['points']:>5}  House rule: {line['name']}" + (f" ({line['details']})" if line["details"] else "")
+            f"{line['points']:>5} pts  {HOUSE_RULE_PREFIX}{line['name']}"
+            + (f" ({line['details']})" if line["details"] else "")
         )
     lines.append("")
     dice = f", {verdict.order_dice} order dice" if verdict.order_dice is not None else ""
-    lines.append(f"Total: {verdict.points}{limit} points{dice}")
+    lines.append(f"{TOTAL_PREFIX} {verdict.points}{limit} points{dice}")
     lines.append(
         "Legal" if verdict.valid else f"Not legal: {sum(f.severity == 'error' for f in verdict.findings)} problem(s)"
     )
