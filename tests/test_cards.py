@@ -418,7 +418,7 @@ def test_the_share_links_serve_cards_list_and_text(client):
     assert fingerprint in page  # the share page shows the same fingerprint
     text = text_response.content.decode()
     assert text_response["Content-Type"] == "text/plain; charset=utf-8"
-    assert "  120  1st Section (Regular Infantry Section (Mid-/ Late-War))" in text
+    assert "  120 pts  1st Section (Regular Infantry Section (Mid-/ Late-War)) [" in text
     assert "Total: 793 / 1000 points, 10 order dice" in text
     assert f"Fingerprint: {fingerprint}" in text
 
@@ -491,7 +491,7 @@ def test_the_lines_of_every_output_add_up_to_its_printed_total(client, text):
     listed = render_to_string("cards/list.html", cards.list_context(snapshot, game_data(roster.system), verdict, []))
     page = client.get(share).content.decode()
 
-    text_lines = numbers(r"(?m)^ *(\d+)  \S", plain.split("\nTotal:")[0])
+    text_lines = numbers(r"(?m)^ *(\d+) pts  \S", plain.split("\nTotal:")[0])
     assert sum(text_lines) == numbers(r"Total: (\d+)", plain)[0] == verdict.points
     list_lines = numbers(r'<td class="num">(\d+)</td>', listed.split('class="total"')[0])
     assert sum(list_lines) == numbers(r'<td class="num">(\d+)', listed.split('class="total"')[1])[0]
