@@ -420,6 +420,9 @@ def load_roster_text(raw: bytes):
 def _in_words(problem) -> str:
     """A problem of the mapping told without its field's path, which the text does not show."""
     field_name = problem.path.rsplit(".", 1)[-1] if problem.path else ""
+    message = problem.message
+    if message.startswith("unknown ") and "Did you mean" not in message:
+        message += " Correct its spelling as the editor shows it, or remove it."
     if field_name and not field_name.isdecimal() and field_name not in {"unit", "house_rule", "option"}:
-        return f"{field_name.replace('_', ' ')}: {problem.message}"
-    return problem.message
+        return f"{field_name.replace('_', ' ')}: {message}"
+    return message

@@ -91,3 +91,16 @@ def test_an_unknown_unit_is_told_by_its_line_with_the_nearest_names():
     text = "My list\nBolt Action (2nd edition) · Generic army\n\nPlatoon 1\n   60 pts  Medium Mortar Teem\n"
     problems = problems_of(text)
     assert any(p.startswith("line 5: ") and "'Medium Mortar Team'" in p for p in problems), problems
+
+
+def test_the_import_form_links_a_help_page_with_the_format(client):
+    home = client.get("/").content.decode()
+    assert 'href="/help/roster-format/"' in home
+    help_page = client.get("/help/roster-format/")
+    assert help_page.status_code == 200
+    body = help_page.content.decode()
+    assert "<h1" in body and "Roster file format" in body
+    assert "Text rosters (roster.txt)" in body and "house_rules:" in body
+    assert 'href="../rules/"' in body  # a link to another doc opens its help page
+    assert client.get("/help/rules/").status_code == 200
+    assert client.get("/help/no-such-page/").status_code == 404
