@@ -29,6 +29,7 @@ from pydantic import (
 from lists import models
 from lists.battlescribe.rosters import is_battlescribe, load_battlescribe
 from lists.loading import ForceRow, GameData, HouseRuleRow, UnitRow, game_data, priced_house_rules
+from lists.overlays import overlays_played
 from lists.snapshot import RosterSnapshot, UnitChoice
 from lists.validation import (
     FORCES_MAX,
@@ -101,6 +102,7 @@ class RosterFile(_Input):
     year: int | None = None
     period: Ref | None = None
     settings: dict[Ref, bool | int | str | None] = {}
+    overlays: list[Ref] = Field(default=[], max_length=20)  # the house-rule overlays played (lists/overlays.py)
     house_rules: list[Ref | HouseRuleEntry] = Field(default=[], max_length=MAX_HOUSE_RULES)
     forces: list[ForceEntry] | None = Field(default=None, max_length=FORCES_MAX)
     units: list[UnitEntry] = Field(default=[], max_length=MAX_UNITS)
@@ -422,6 +424,7 @@ class ResolvedRoster:
     forces: list[ForceRow] = field(default_factory=list)
     house_rules: list[HouseRuleRow] = field(default_factory=list)
     units: list[UnitRow] = field(default_factory=list)
+    overlays: list[models.GameSystem] = field(default_factory=list)
     file_points: dict | None = None  # a BattleScribe file's own points (total, by label), never used as ours
 
     def snapshot(self) -> RosterSnapshot:
@@ -435,6 +438,7 @@ class ResolvedRoster:
             forces=self.forces,
             units=self.units,
             house_rules=self.house_rules,
+            overlays=tuple(overlay.name for overlay in self.overlays),
         )
 
 
@@ -559,6 +563,7 @@ def resolve(entry: RosterFile) -> ResolvedRoster:
         else:
             resolved.units[index].transport = target
     resolved.house_rules = _resolve_house_rules(entry, labels, problems)
+    resolved.overlays = overlays_played(entry.overlays, resolved.house_rules, _pick, problems)
     if problems:
         raise RosterFileInvalid(problems)
     return resolved
@@ -680,6 +685,7 @@ def save_new_roster(resolved: ResolvedRoster, share_id: str, edit_secret_hash: s
         settings=resolved.settings,
     )
     replace_units(roster, resolved)
+    roster.overlays.set(resolved.overlays)
     return roster
 
 
@@ -741,6 +747,8 @@ def export_roster(roster: RosterSnapshot) -> dict:
         document["period"] = periods.get(roster.period, roster.period)
     if roster.settings:
         document["settings"] = dict(roster.settings)
+    if roster.overlays:
+        document["overlays"] = list(roster.overlays)
     if roster.house_rules:
         document["house_rules"] = [
             bought.rule.name

@@ -49,6 +49,8 @@ def header_lines(roster: RosterSnapshot) -> list[str]:
             for key, value in roster.settings.items()
         ]
         lines.append(SETTINGS_PREFIX + "; ".join(shown))
+    if roster.overlays:
+        lines.append(PLAYS_PREFIX + "; ".join(roster.overlays))
     return lines
 
 
