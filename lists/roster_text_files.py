@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from lists import models
+from lists.pricing import house_rule_points
 from lists.snapshot import RosterSnapshot, UnitChoice
 
 SEPARATOR = " · "
@@ -26,6 +27,7 @@ _MEN = re.compile(r"^(\d+) (?:man|men)( as listed)?$")
 _HERO = re.compile(r"^(\d+) hero points?$")
 _COUNT = re.compile(r"^(.*\S) ×(\d+)$")
 _HOUSE_RULE_DETAILS = re.compile(r"^(?:×(\d+))?\s*(?:for (.+))?$")
+_UNIT_HOUSE_RULE = re.compile(r"^house rule (.+?)(?: ×(\d+))?(?: \(\+\d+ pts\))?$")  # on a unit's details line
 
 
 # --- writing -----------------------------------------------------------------
@@ -88,6 +90,13 @@ def unit_details(roster: RosterSnapshot, unit: UnitChoice) -> str:
         *(option.name + (f" ×{count}" if count > 1 else "") for option, count in unit.chosen_options),
         f"{unit.hero_points} hero points" if unit.hero_points else "",
         f"rides in {roster.units[unit.transport].label}" if unit.transport is not None else "",
+        *(
+            f"house rule {b.rule.name}"
+            + (f" ×{b.count}" if b.count > 1 else "")
+            + f" (+{house_rule_points(roster, b)} pts)"
+            for b in roster.house_rules
+            if b.unit == unit.index
+        ),
     ]
     return "; ".join(part for part in parts if part)
 
@@ -261,7 +270,11 @@ def _read_forces(read: _Text, lines: list[tuple[int, str]], data, army_ref: str)
             forces[-1]["units"].append(unit)
             read.lines[path] = number
         elif unit is not None:
-            _read_details(stripped, unit, data)
+            position = sum(len(force["units"]) for force in forces)  # 1-based: the unit just read
+            for rule, count in _read_details(stripped, unit, data):
+                rules = read.document.setdefault("house_rules", [])
+                read.lines[f"house_rules.{len(rules)}"] = number
+                rules.append({"house_rule": rule, "count": count, "unit": position})
             # A problem with any of the unit's choices is told at its details line.
             read.lines.update({f"{path}.{key}": number for key in _DETAILS})
             unit = None
@@ -277,8 +290,20 @@ def _read_forces(read: _Text, lines: list[tuple[int, str]], data, army_ref: str)
                 )
             )
         after_blank = False
+    _roster_wide_first(read)
     if not any(force.get("units") for force in forces):
         read.problems.append((lines[-1][0] if lines else 2, "the text lists no units ('65 pts  Unit name' lines)"))
+
+
+def _roster_wide_first(read: _Text) -> None:
+    """House rules bought for the roster before those bought for a unit, as the editor saves them."""
+    rules = read.document.get("house_rules", [])
+    numbered = sorted(
+        ((entry, read.lines.get(f"house_rules.{index}")) for index, entry in enumerate(rules)),
+        key=lambda pair: "unit" in pair[0],
+    )
+    read.document["house_rules"] = [entry for entry, _ in numbered]
+    read.lines.update({f"house_rules.{index}": number for index, (_, number) in enumerate(numbered) if number})
 
 
 def _army_of(data, ref: str):
@@ -334,15 +359,19 @@ def _force_entry(text: str, organisations: list[str]) -> dict:
 _DETAILS = ("quality", "size", "officer_rank", "options", "hero_points", "transport")
 
 
-def _read_details(text: str, unit: dict, data) -> None:
-    """A details line: "Regular; 10 men; LMG; Anti-tank grenades ×10; rides in Truck"."""
+def _read_details(text: str, unit: dict, data) -> list[tuple[str, int]]:
+    """A details line: "Regular; 10 men; LMG; Anti-tank grenades ×10; rides in Truck"; the house rules
+    bought for the unit ("house rule British 6pdr (APDS) (+20 pts)") come back, with their counts."""
+    house_rules = []
     qualities = {_normal(q.name) for q in data.system.qualities.values()} if data else set()
     ranks = {_normal(r.name) for r in data.system.ranks.values()} if data else set()
     for index, part in enumerate(p.strip() for p in text.split(";")):
-        men, hero = _MEN.match(part), _HERO.match(part)
+        men, hero, house_rule = _MEN.match(part), _HERO.match(part), _UNIT_HOUSE_RULE.match(part)
         if not part:
             continue
-        if men:
+        if house_rule:
+            house_rules.append((house_rule.group(1), int((house_rule.group(2) or "1")[:4])))
+        elif men:
             if not men.group(2):
                 unit["size"] = int(men.group(1)[:4])
         elif hero:
@@ -357,6 +386,7 @@ def _read_details(text: str, unit: dict, data) -> None:
             counted = _COUNT.match(part)
             option = {"option": counted.group(1), "count": int(counted.group(2)[:4])} if counted else part
             unit.setdefault("options", []).append(option)
+    return house_rules
 
 
 def _read_house_rule(read: _Text, number: int, text: str) -> None:

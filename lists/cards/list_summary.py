@@ -22,6 +22,9 @@ def house_rule_rows(roster: RosterSnapshot) -> list[dict]:
                 "name": bought.rule.name,
                 "details": " ".join(d for d in details if d),
                 "points": points,
+                # Bought for a unit, it is counted in that unit's points, not as a line of its own.
+                "unit": bought.unit,
+                "count": bought.count,
                 "summary": bought.rule.summary,
                 "source": bought.rule.source,
             }
@@ -29,7 +32,13 @@ def house_rule_rows(roster: RosterSnapshot) -> list[dict]:
     return rows
 
 
+def _count(line: dict) -> str:
+    return f" ×{line['count']}" if line["count"] > 1 else ""
+
+
 def list_context(roster: RosterSnapshot, data: GameData, verdict: Verdict, pack_versions) -> dict:
+    house_rules = house_rule_rows(roster)
+    bought = {unit.index: [line for line in house_rules if line["unit"] == unit.index] for unit in roster.units}
     rows = []
     for unit, points in zip(roster.units, verdict.unit_points, strict=True):
         quality = roster.system.qualities.get(unit.quality) if unit.quality else None
@@ -45,6 +54,7 @@ def list_context(roster: RosterSnapshot, data: GameData, verdict: Verdict, pack_
                 ", ".join(o.name + (f" ×{n}" if n > 1 else "") for o, n in unit.chosen_options),
                 f"{unit.hero_points} hero points" if unit.hero_points else "",
                 f"rides in {roster.units[unit.transport].label}" if unit.transport is not None else "",
+                *(f"house rule {line['name']}{_count(line)} (+{line['points']} pts)" for line in bought[unit.index]),
             ]
             if d
         ]
@@ -62,7 +72,7 @@ def list_context(roster: RosterSnapshot, data: GameData, verdict: Verdict, pack_
         "rows": rows,
         # The list prints the units force by force, each under its name and organisation.
         "forces": [(force, [row for row in rows if row["unit"].force == force.index]) for force in roster.forces],
-        "house_rules": house_rule_rows(roster),
+        "house_rules": [line for line in house_rules if line["unit"] is None],  # a unit's are in its points
         "pack_versions": pack_versions,
         "fingerprint": fingerprint(roster, data),
     }
