@@ -21,7 +21,7 @@ HOUSE_RULE_PREFIX = "House rule: "
 PLAYS_PREFIX = "Plays: "
 SETTINGS_PREFIX = "Settings: "
 
-_KEYS = re.compile(r"\s*\[([^\[\]]+)\]\s*$")  # a trailing "[key]" or "[game-key/army-key]"
+_KEYS = re.compile(r"\[([^\[\]]+)\]\s*$")  # a trailing "[key]" or "[game-key/army-key]" (no leading \s*: linear)
 _UNIT_LINE = re.compile(r"^\s*(\d+)(?:\s*pts\s+|\s{2,})(\S.*)$")  # "   65 pts  Label (Type) [key]"
 _MEN = re.compile(r"^(\d+) (?:man|men)( as listed)?$")
 _HERO = re.compile(r"^(\d+) hero points?$")
@@ -138,7 +138,7 @@ def _normal(text: str) -> str:
 def _game_and_army(line: str):
     """The game and army a second line names, by their keys in brackets or else by their names."""
     keys = _KEYS.search(line)
-    names = line[: keys.start()] if keys else line
+    names = line[: keys.start()].rstrip() if keys else line
     game_name, _, army_name = names.partition(SEPARATOR.strip())
     if keys and keys.group(1).count("/") == 1:
         return tuple(part.strip() for part in keys.group(1).split("/"))
@@ -329,7 +329,7 @@ def _unit_names(data, army) -> dict[str, str]:
 def _unit_entry(text: str, unit_names: dict[str, str]) -> dict:
     """A unit line's label and unit: "Lt. Harris (Second Lieutenant) [key]", or just the unit's name."""
     keys = _KEYS.search(text)
-    shown = text[: keys.start()] if keys else text
+    shown = text[: keys.start()].rstrip() if keys else text
     if keys:
         key = keys.group(1).strip()
         name = unit_names.get(key, "")
@@ -453,6 +453,9 @@ def _in_words(problem) -> str:
     """A problem of the mapping told without its field's path, which the text does not show."""
     field_name = problem.path.rsplit(".", 1)[-1] if problem.path else ""
     message = problem.message
+    too_long = re.fullmatch(r"String should have at most (\d+) characters", message)
+    if too_long:
+        message = f"this name is longer than {too_long.group(1)} characters: shorten it"
     if message.startswith("unknown ") and "Did you mean" not in message:
         message += " Correct its spelling as the editor shows it, or remove it."
     if field_name and not field_name.isdecimal() and field_name not in {"unit", "house_rule", "option"}:

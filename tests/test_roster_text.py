@@ -3,6 +3,8 @@
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from lists.cards import roster_text
 from lists.roster_files import RosterFileInvalid, export_roster, load_roster_file
@@ -104,3 +106,26 @@ def test_the_import_form_links_a_help_page_with_the_format(client):
     assert 'href="../rules/"' in body  # a link to another doc opens its help page
     assert client.get("/help/rules/").status_code == 200
     assert client.get("/help/no-such-page/").status_code == 404
+
+
+TWO_PLATOONS = ROOT / "examples" / "bolt-action-2e-germany-normandy-two-platoons.yaml"
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(cuts=st.lists(st.tuples(st.integers(0, 40), st.integers(0, 120), st.text(max_size=12)), min_size=1, max_size=4))
+def test_any_text_edited_anyhow_is_a_roster_or_a_list_of_problems(cuts):
+    """Lines with characters cut, replaced or typed anywhere: never anything but a roster or its problems."""
+    lines = as_text(load_roster_file(TWO_PLATOONS.read_bytes(), TWO_PLATOONS.name)).splitlines()
+    for line_index, column, typed in cuts:
+        index = line_index % len(lines)
+        lines[index] = lines[index][:column] + typed + lines[index][column + len(typed) :]
+    try:
+        load_roster_file("\n".join(lines).encode())
+    except RosterFileInvalid as invalid:
+        assert invalid.problems and all(str(problem) for problem in invalid.problems)
+
+
+def test_a_long_line_of_spaces_is_read_at_once():
+    text = "My list\nBolt Action (2nd edition) · Generic army\n\nPlatoon 1\n   60 pts  a" + " " * 400_000 + "b\n"
+    problems = problems_of(text)
+    assert problems == ["line 5: this name is longer than 200 characters: shorten it"], problems
