@@ -23,6 +23,7 @@ SETTINGS_PREFIX = "Settings: "
 
 _KEYS = re.compile(r"\[([^\[\]]+)\]\s*$")  # a trailing "[key]" or "[game-key/army-key]" (no leading \s*: linear)
 _UNIT_LINE = re.compile(r"^\s*(\d+)(?:\s*pts\s+|\s{2,})(\S.*)$")  # "   65 pts  Label (Type) [key]"
+_YAML_KEY = re.compile(r"^(format|game|army|forces|units):(\s|$)")
 _MEN = re.compile(r"^(\d+) (?:man|men)( as listed)?$")
 _HERO = re.compile(r"^(\d+) hero points?$")
 _COUNT = re.compile(r"^(.*\S) ×(\d+)$")
@@ -118,6 +119,8 @@ def looks_like_roster_text(text: str) -> bool:
     the game and army ("Bolt Action (2nd edition) · Generic army"), or it has a priced unit line."""
     lines = [line for line in text.splitlines() if line.strip()]
     if len(lines) < 2 or lines[0].lstrip().startswith(("{", "[")):
+        return False
+    if any(_YAML_KEY.match(line) for line in lines):  # a YAML roster's own keys: read as YAML, with its lines
         return False
     return SEPARATOR.strip() in lines[1] or any(" pts  " in line and _UNIT_LINE.match(line) for line in lines)
 

@@ -129,3 +129,9 @@ def test_a_long_line_of_spaces_is_read_at_once():
     text = "My list\nBolt Action (2nd edition) · Generic army\n\nPlatoon 1\n   60 pts  a" + " " * 400_000 + "b\n"
     problems = problems_of(text)
     assert problems == ["line 5: this name is longer than 200 characters: shorten it"], problems
+
+
+def test_yaml_whose_comment_looks_like_a_text_roster_is_still_read_as_yaml():
+    text = "# Rangers\n# Bolt Action (2nd edition) · Generic army\ngame: bolt-action-2e\narmy: generic\nunits: [{unit: Sniper Teem}]\n"
+    problems = problems_of(text)
+    assert any(p.startswith("line 5, units.0.unit: unknown unit") for p in problems), problems
