@@ -135,3 +135,17 @@ def test_yaml_whose_comment_looks_like_a_text_roster_is_still_read_as_yaml():
     text = "# Rangers\n# Bolt Action (2nd edition) · Generic army\ngame: bolt-action-2e\narmy: generic\nunits: [{unit: Sniper Teem}]\n"
     problems = problems_of(text)
     assert any(p.startswith("line 5, units.0.unit: unknown unit") for p in problems), problems
+
+
+def test_validate_roster_checks_a_text_roster_file(tmp_path):
+    import io
+
+    from django.core.management import call_command
+
+    path = tmp_path / "roster.txt"
+    path.write_text(as_text(load_roster_file(TWO_PLATOONS.read_bytes(), TWO_PLATOONS.name)))
+    out = io.StringIO()
+    with pytest.raises(SystemExit) as exit_info:
+        call_command("validate_roster", str(path), stdout=out, stderr=io.StringIO())
+    assert exit_info.value.code == 0
+    assert "960" in out.getvalue()
