@@ -29,7 +29,8 @@ from lists.editor_page import (
     unit_form_for,
 )
 from lists.forms import ForceForm
-from lists.loading import game_data, one_state, priced_house_rules, roster_snapshot, roster_units
+from lists.loading import game_data, one_state, roster_snapshot, roster_units
+from lists.overlays import played_house_rules, switch_overlays
 from lists.page_helpers import too_many_requests, whole_number
 from lists.roster_edits import Draft, EditRefused, StaleEdit, edit
 from lists.roster_files import MAX_UNITS, RosterFileInvalid, default_force_name, default_label
@@ -108,7 +109,7 @@ def update_unit(request: HttpRequest, secret: str, unit_id: int) -> HttpResponse
     if choice is None:
         return _gone(request, roster, secret)
     labels = {row.id: c.label for row, c in zip(units, snapshot.units, strict=True)}
-    priced = list(priced_house_rules())
+    priced = list(played_house_rules(roster.overlays.all()))
     form = unit_form_for(snapshot, units, priced, unit_id, choice, labels, forces, data=request.POST)
     if not form.is_valid():
         return unit_changed(request, roster, secret, unit_id, unit_forms={unit_id: form})
@@ -315,7 +316,7 @@ def _form_errors(form) -> list[str]:
 def update_settings(request: HttpRequest, secret: str) -> HttpResponse:
     roster = roster_for_edit(secret)
     data = game_data(roster.system)
-    priced = list(priced_house_rules())
+    priced = list(played_house_rules(roster.overlays.all()))
     form = settings_form_for(roster, data, roster_snapshot(roster), priced, request.POST)
     if not form.is_valid():
         return render_editor(request, roster, secret, settings_form=form, status=400)
@@ -333,5 +334,8 @@ def update_settings(request: HttpRequest, secret: str) -> HttpResponse:
         for_units = [e for e in document.get("house_rules", []) if isinstance(e, dict) and e.get("unit") is not None]
         bought = [{"house_rule": rule_names[rule], "count": count} for rule, count in values["house_rules"].items()]
         document["house_rules"] = bought + for_units
+        kept_on = switch_overlays(document, values["overlays"])
+        if kept_on:
+            raise EditRefused(kept_on)
 
     return _saved(request, roster, secret, change, "settings")

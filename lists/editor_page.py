@@ -27,10 +27,10 @@ from lists.loading import (
     game_data,
     house_rule_info,
     one_state,
-    priced_house_rules,
     roster_snapshot,
     roster_units,
 )
+from lists.overlays import played_house_rules
 from lists.page_helpers import whole_number
 from lists.pricing import (
     house_rule_lines,
@@ -85,7 +85,7 @@ def editor_context(
         force_rows = list(roster.forces.all())
     verdict = judge(snapshot)
     data = game_data(roster.system)
-    priced = list(priced_house_rules()) if secret else []
+    priced = list(played_house_rules(roster.overlays.all())) if secret else []
     rows = _unit_rows(snapshot, verdict, units, data, secret, unit_forms or {}, priced, force_rows)
     labels = {row["id"]: row["choice"].label for row in rows}
     picked = next((f for f in force_rows if f.id == picker_force), force_rows[0] if force_rows else None)
@@ -297,6 +297,7 @@ def settings_form_for(roster, data: GameData, snapshot: RosterSnapshot, priced, 
         "year": roster.year,
         "period": roster.period,
         **{f"setting-{key}": value for key, value in roster.settings.items()},
+        "overlays": list(roster.overlays.values_list("id", flat=True)),
     }
     for definition in data.system.config.get("settings", []):
         initial.setdefault(f"setting-{definition['key']}", definition.get("default"))

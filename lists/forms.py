@@ -96,6 +96,13 @@ class SettingsForm(_JudgedForm):
     points_limit = _number(0, POINTS_LIMIT_MAX, placeholder="no limit")
     year = _number(YEAR_MIN, YEAR_MAX)
     period = forms.CharField(required=False)
+    overlays = forms.ModelMultipleChoiceField(
+        queryset=models.GameSystem.objects.filter(kind="overlay").order_by("name"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label="House-rule overlays played",
+        help_text="Their priced house rules are offered once ticked.",
+    )
 
     def __init__(self, *args, data_for: GameData, house_rules: list[tuple[models.SpecialRule, int]], **kwargs):
         super().__init__(*args, **kwargs)
@@ -113,6 +120,9 @@ class SettingsForm(_JudgedForm):
                 )
             self.fields[name].label = definition["name"]
             self.fields[name].help_text = definition.get("summary", "")
+
+    def overlay_field(self) -> forms.BoundField | None:
+        return self["overlays"] if self.fields["overlays"].queryset.exists() else None
 
     def house_rule_fields(self) -> list[tuple[forms.BoundField, str]]:
         """Each roster house rule's field, with its price as its overlay gives it."""

@@ -83,6 +83,7 @@ class GameData:
         forces: list[ForceRow],
         units: list[UnitRow],
         house_rules: list[HouseRuleRow],
+        overlays: tuple[str, ...] = (),
     ) -> RosterSnapshot:
         """A roster in memory, from ids: what pricing and the rule checks work on."""
         army = self.armies[army_id]
@@ -119,6 +120,7 @@ class GameData:
             force_limits=self.force_limits_of(army_id),
             army_unit_types=self.unit_types_of(army_id),
             house_rules=[HouseRuleChoice(house_rule_info(row.rule), row.count, row.unit) for row in house_rules],
+            overlays=overlays,
         )
 
     def unit_types_of(self, army_id: int) -> tuple[UnitTypeInfo, ...]:
@@ -290,10 +292,11 @@ def roster_snapshot(roster: models.Roster, units: list[models.RosterUnit] | None
             units = list(roster_units(roster))
         forces = list(roster.forces.all())
         house_rules = list(roster.house_rules.select_related("rule__system"))
-    return _snapshot_of(roster, units, forces, house_rules)
+        overlays = tuple(roster.overlays.order_by("name").values_list("name", flat=True))
+    return _snapshot_of(roster, units, forces, house_rules, overlays)
 
 
-def _snapshot_of(roster, units, forces, house_rules) -> RosterSnapshot:
+def _snapshot_of(roster, units, forces, house_rules, overlays=()) -> RosterSnapshot:
     data = game_data(roster.system)
     force_positions = {force.id: index for index, force in enumerate(forces)}
     positions = {unit.id: index for index, unit in enumerate(units)}
@@ -324,6 +327,7 @@ def _snapshot_of(roster, units, forces, house_rules) -> RosterSnapshot:
             HouseRuleRow(bought.rule, bought.count, positions.get(bought.unit_id) if bought.unit_id else None)
             for bought in house_rules
         ],
+        overlays=overlays,
     )
 
 

@@ -392,6 +392,10 @@ class Roster(models.Model):
     year = models.PositiveSmallIntegerField(null=True, blank=True)
     period = models.CharField(max_length=80, blank=True)
     settings = models.JSONField(default=dict, blank=True)
+    # The house-rule overlays it plays: their priced house rules are offered only when chosen.
+    overlays = models.ManyToManyField(
+        GameSystem, blank=True, related_name="played_in", limit_choices_to={"kind": "overlay"}
+    )
     # Bumped by every edit; an edit made from an older page is refused rather than lost.
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -110,6 +110,12 @@ def house_rule_points(roster: RosterSnapshot, bought: HouseRuleChoice) -> int:
     return rule.points * bought.count * each
 
 
+def fielded_points(roster: RosterSnapshot, unit: UnitChoice) -> int:
+    """What a unit costs as it is shown: its own points and the house rules bought for it (APDS for a gun)."""
+    bought = sum(house_rule_points(roster, b) for b in roster.house_rules if b.unit == unit.index)
+    return unit_points(roster, unit) + bought
+
+
 def house_rule_lines(roster: RosterSnapshot) -> list[tuple[HouseRuleChoice, int]]:
     """Each house rule bought with what it costs in this roster: the priced lines of a list."""
     return [(bought, house_rule_points(roster, bought)) for bought in roster.house_rules]

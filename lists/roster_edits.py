@@ -110,6 +110,7 @@ def save_in_place(roster: models.Roster, resolved: ResolvedRoster, draft: Draft)
     roster.name, roster.points_limit, roster.year = resolved.name, resolved.points_limit, resolved.year
     roster.period, roster.settings = resolved.period, resolved.settings
     roster.save(update_fields=["name", "points_limit", "year", "period", "settings", "updated_at"])
+    roster.overlays.set(resolved.overlays)
     forces = _save_forces(roster, resolved, [draft.id_of(force) for force in draft.forces()])
     entries = draft.units()
     kept_ids = [draft.id_of(entry) for entry in entries]

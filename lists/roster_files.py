@@ -69,6 +69,10 @@ def load_roster_file(raw: bytes, filename: str = "") -> ResolvedRoster:
     """Parse, check and resolve a roster file; RosterFileInvalid lists every problem with its line."""
     if is_battlescribe(raw, filename):  # .ros/.rosz: BattleScribe and New Recruit (lists/battlescribe/rosters.py)
         return load_battlescribe(raw)
+    from lists import roster_text_files  # it reads through this module's checks: imported here, not above
+
+    if roster_text_files.is_roster_text(raw, filename):  # roster.txt, as the share page writes it
+        return roster_text_files.load_roster_text(raw)
     entry, node = _read(raw, filename)
     try:
         return resolve(entry)

@@ -70,6 +70,7 @@ class RosterFile(_Input):
     year: int | None = None
     period: Ref | None = None
     settings: dict[Ref, bool | int | str | None] = {}
+    overlays: list[Ref] = Field(default=[], max_length=20)  # the house-rule overlays played (lists/overlays.py)
     house_rules: list[Ref | HouseRuleEntry] = Field(default=[], max_length=MAX_HOUSE_RULES)
     forces: list[ForceEntry] | None = Field(default=None, max_length=FORCES_MAX)
     units: list[UnitEntry] = Field(default=[], max_length=MAX_UNITS)

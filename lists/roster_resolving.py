@@ -8,6 +8,7 @@ from typing import Any
 
 from lists import models
 from lists.loading import ArmyInfo, ForceRow, GameData, HouseRuleRow, UnitRow, game_data, priced_house_rules
+from lists.overlays import overlays_played
 from lists.roster_format import MAX_COUNT, HouseRuleEntry, Problem, RosterFile, RosterFileInvalid, UnitEntry
 from lists.snapshot import RosterSnapshot, UnitTypeInfo
 from lists.validation import Refusal, force_refusals, label_refusals, open_options, roster_refusals, unit_refusals
@@ -43,6 +44,7 @@ class ResolvedRoster:
     forces: list[ForceRow] = field(default_factory=list)
     house_rules: list[HouseRuleRow] = field(default_factory=list)
     units: list[UnitRow] = field(default_factory=list)
+    overlays: list[models.GameSystem] = field(default_factory=list)
     file_points: dict | None = None  # a BattleScribe file's own points (total, by label), never used as ours
 
     def snapshot(self) -> RosterSnapshot:
@@ -56,6 +58,7 @@ class ResolvedRoster:
             forces=self.forces,
             units=self.units,
             house_rules=self.house_rules,
+            overlays=tuple(overlay.name for overlay in self.overlays),
         )
 
 
@@ -121,6 +124,7 @@ def resolve(entry: RosterFile) -> ResolvedRoster:
             resolved.units.append(row)
     _resolve_transports(units, resolved.units, labels, problems)
     resolved.house_rules = _resolve_house_rules(entry, labels, problems)
+    resolved.overlays = overlays_played(entry.overlays, resolved.house_rules, _pick, problems)
     if problems:
         raise RosterFileInvalid(problems)
     return resolved

@@ -27,6 +27,7 @@ def save_new_roster(resolved: ResolvedRoster, share_id: str, edit_secret_hash: s
         settings=resolved.settings,
     )
     replace_units(roster, resolved)
+    roster.overlays.set(resolved.overlays)
     return roster
 
 
@@ -88,6 +89,8 @@ def export_roster(roster: RosterSnapshot) -> dict:
         document["period"] = periods.get(roster.period, roster.period)
     if roster.settings:
         document["settings"] = dict(roster.settings)
+    if roster.overlays:
+        document["overlays"] = list(roster.overlays)
     if roster.house_rules:
         document["house_rules"] = [
             bought.rule.name

@@ -440,6 +440,7 @@ class RosterSnapshot:
     forces: list[ForceInfo] = field(default_factory=list)  # in roster order; a unit names its force by index
     units: list[UnitChoice] = field(default_factory=list)
     house_rules: list[HouseRuleChoice] = field(default_factory=list)  # priced overlay rules bought
+    overlays: tuple[str, ...] = ()  # the names of the house-rule overlays it plays
     # The per-force limits of every unit the army may field: a compulsory officer binds even when absent.
     force_limits: tuple[tuple[UnitTypeInfo, ForceLimitInfo], ...] = ()
     army_unit_types: tuple[UnitTypeInfo, ...] = ()  # every unit the army may field, for fixes to suggest

@@ -5,6 +5,7 @@ from lists import (
     edit_views,
     editor_page,
     event_views,
+    help_views,
     offline_views,
     print_views,
     share_views,
@@ -18,6 +19,7 @@ app_name = "lists"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("help/<slug:name>/", help_views.doc_page, name="help"),
     path("games/<slug:system_key>/", views.game, name="game"),
     path("games/<slug:system_key>/armies/<slug:army_key>/", views.army, name="army"),
     # Rosters: start or import, then edit by secret link, share by id.

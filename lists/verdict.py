@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lists.pricing import order_dice, roster_points, unit_points
+from lists.pricing import fielded_points, order_dice, roster_points
 from lists.rules import Finding, check_roster
 from lists.snapshot import RosterSnapshot
 
@@ -43,6 +43,7 @@ def judge(roster: RosterSnapshot) -> Verdict:
         points=roster_points(roster),
         points_limit=roster.points_limit,
         order_dice=order_dice(roster),
-        unit_points=tuple(unit_points(roster, unit) for unit in roster.units),
+        # A unit's points include the house rules bought for it; the total counts them once.
+        unit_points=tuple(fielded_points(roster, unit) for unit in roster.units),
         findings=tuple(check_roster(roster)),
     )

@@ -492,8 +492,36 @@ def bench_events(count: int = 256) -> None:
     event.delete()
 
 
+def bench_roster_text() -> None:
+    from lists.cards import roster_text
+    from lists.roster_files import load_roster_file
+    from lists.verdict import judge
+
+    print("roster.txt read back (pasted text to a checked roster)")
+    for count in (20, 400):
+        units = "".join(
+            f"  - {{unit: Regular Infantry Section (Mid-/ Late-War), label: Section {n}, quality: Regular, size: 8,"
+            " options: [Light machine gun]}\n"
+            for n in range(count)
+        )
+        resolved = load_roster_file(f"game: bolt-action-2e\narmy: generic\nunits:\n{units}".encode(), "b.yaml")
+        snapshot = resolved.snapshot()
+        text = roster_text(snapshot, resolved.data, judge(snapshot)).encode()
+        line(
+            f"{count}-unit roster.txt ({len(text) // 1024} KiB) imported",
+            f"{median_ms(lambda text=text: load_roster_file(text), runs=10):.1f} ms",
+            "(target 500 ms for 400)" if count == 400 else "",
+        )
+
+
 if __name__ == "__main__":
-    if sys.argv[1:] == ["events"]:  # only the event figures: scripts/bench.py events
+    if sys.argv[1:] == ["text"]:  # only the text roster figures: scripts/bench.py text
+        from lists.packs import load_all
+
+        call_command("migrate", verbosity=0)
+        load_all(settings.PACKS_DIR)
+        bench_roster_text()
+    elif sys.argv[1:] == ["events"]:  # only the event figures: scripts/bench.py events
         from lists.packs import load_all
 
         call_command("migrate", verbosity=0)
@@ -508,6 +536,7 @@ if __name__ == "__main__":
         bench_card_cache()
     else:
         main()
+        bench_roster_text()
         bench_battlescribe_armies()
         bench_pages_and_pdfs()
         bench_events()

@@ -256,7 +256,8 @@ def test_a_huge_house_rule_count_posted_to_the_settings_form_is_a_400(client):
     """A 31-digit number posted as a house-rule count is out of range, not a crash and not "none"."""
     from lists.models import SpecialRule
 
-    client.post("/rosters/import/", {"text": (ROOT / "examples" / "bolt-action-2e.yaml").read_text()})
+    text = (ROOT / "examples" / "bolt-action-2e.yaml").read_text() + "overlays: [Molesly house rules]\n"
+    client.post("/rosters/import/", {"text": text})
     roster = Roster.objects.get()
     secret = client.get("/rosters/mine/").content.decode().split('href="/e/')[1].split("/")[0]
     telephone = SpecialRule.objects.get(key="field-telephone")

@@ -418,7 +418,7 @@ def test_the_share_links_serve_cards_list_and_text(client):
     assert fingerprint in page  # the share page shows the same fingerprint
     text = text_response.content.decode()
     assert text_response["Content-Type"] == "text/plain; charset=utf-8"
-    assert "  120  1st Section (Regular Infantry Section (Mid-/ Late-War))" in text
+    assert "  120 pts  1st Section (Regular Infantry Section (Mid-/ Late-War)) [" in text
     assert "Total: 793 / 1000 points, 10 order dice" in text
     assert f"Fingerprint: {fingerprint}" in text
 
@@ -491,14 +491,15 @@ def test_the_lines_of_every_output_add_up_to_its_printed_total(client, text):
     listed = render_to_string("cards/list.html", cards.list_context(snapshot, game_data(roster.system), verdict, []))
     page = client.get(share).content.decode()
 
-    text_lines = numbers(r"(?m)^ *(\d+)  \S", plain.split("\nTotal:")[0])
+    text_lines = numbers(r"(?m)^ *(\d+) pts  \S", plain.split("\nTotal:")[0])
     assert sum(text_lines) == numbers(r"Total: (\d+)", plain)[0] == verdict.points
     list_lines = numbers(r'<td class="num">(\d+)</td>', listed.split('class="total"')[0])
     assert sum(list_lines) == numbers(r'<td class="num">(\d+)', listed.split('class="total"')[1])[0]
     assert sum(numbers(r'<p class="points">(\d+) pts</p>', page)) == numbers(r'<p class="totals">(\d+)', page)[0]
     for bought in snapshot.house_rules:
-        line = f"House rule: {bought.rule.name}"
-        assert line in plain and line in listed and line in page
+        # One bought for a unit is in that unit's points and named on its line.
+        line = f"House rule: {bought.rule.name}" if bought.unit is None else f"house rule {bought.rule.name}"
+        assert line in plain and line in listed and f"House rule: {bought.rule.name}" in page
 
 
 def test_bought_house_rules_are_priced_lines_of_the_list_pdf_and_on_the_rules_reference(client):

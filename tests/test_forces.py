@@ -282,7 +282,7 @@ def test_the_share_page_and_text_group_units_under_their_platoon(client):
     assert page.index("1. Zug") < page.index("Leutnant Adler") < page.index("2. Zug")
     lines = text.splitlines()
     assert lines.index("2. Zug (Reinforced Platoon)") < lines.index(
-        "   50  Leutnant Brandt (Leutnant (Second Lieutenant))"
+        "   50 pts  Leutnant Brandt (Leutnant (Second Lieutenant)) [germany-leutnant-second-lieutenant]"
     )
 
 

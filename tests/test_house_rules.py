@@ -176,6 +176,12 @@ def test_the_editor_buys_house_rules_with_counts_and_for_the_units_they_fit(clie
     page = client.get(edit_url).content.decode()
     telephone = SpecialRule.objects.get(key="field-telephone")
     apds = SpecialRule.objects.get(key="british-6pdr-apds")
+    assert "house_rule-" not in page  # the overlay is off until the roster plays it
+    client.post(
+        f"{edit_url}settings/",
+        {"name": roster.name, "year": "1944", "version": _version(page), "overlays": telephone.system_id},
+    )
+    page = client.get(edit_url).content.decode()
     guns, squad = roster.units.order_by("position")
     gun_form = page.split(f'id="unit-{guns.id}"')[1].split("</article>")[0]
     squad_form = page.split(f'id="unit-{squad.id}"')[1].split("</article>")[0]
@@ -184,7 +190,13 @@ def test_the_editor_buys_house_rules_with_counts_and_for_the_units_they_fit(clie
 
     client.post(
         f"{edit_url}settings/",
-        {"name": roster.name, "year": "1944", "version": _version(page), f"house_rule-{telephone.id}": "2"},
+        {
+            "name": roster.name,
+            "year": "1944",
+            "version": _version(page),
+            "overlays": telephone.system_id,
+            f"house_rule-{telephone.id}": "2",
+        },
     )
     page = client.get(edit_url).content.decode()
     client.post(

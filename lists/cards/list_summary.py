@@ -5,6 +5,7 @@ from __future__ import annotations
 from lists.fingerprint import fingerprint
 from lists.loading import GameData
 from lists.pricing import house_rule_lines
+from lists.roster_text_files import HOUSE_RULE_PREFIX, TOTAL_PREFIX, force_line, header_lines, unit_details, unit_line
 from lists.snapshot import RosterSnapshot
 from lists.verdict import Verdict
 
@@ -21,6 +22,9 @@ def house_rule_rows(roster: RosterSnapshot) -> list[dict]:
                 "name": bought.rule.name,
                 "details": " ".join(d for d in details if d),
                 "points": points,
+                # Bought for a unit, it is counted in that unit's points, not as a line of its own.
+                "unit": bought.unit,
+                "count": bought.count,
                 "summary": bought.rule.summary,
                 "source": bought.rule.source,
             }
@@ -28,7 +32,13 @@ def house_rule_rows(roster: RosterSnapshot) -> list[dict]:
     return rows
 
 
+def _count(line: dict) -> str:
+    return f" ×{line['count']}" if line["count"] > 1 else ""
+
+
 def list_context(roster: RosterSnapshot, data: GameData, verdict: Verdict, pack_versions) -> dict:
+    house_rules = house_rule_rows(roster)
+    bought = {unit.index: [line for line in house_rules if line["unit"] == unit.index] for unit in roster.units}
     rows = []
     for unit, points in zip(roster.units, verdict.unit_points, strict=True):
         quality = roster.system.qualities.get(unit.quality) if unit.quality else None
@@ -44,6 +54,7 @@ def list_context(roster: RosterSnapshot, data: GameData, verdict: Verdict, pack_
                 ", ".join(o.name + (f" ×{n}" if n > 1 else "") for o, n in unit.chosen_options),
                 f"{unit.hero_points} hero points" if unit.hero_points else "",
                 f"rides in {roster.units[unit.transport].label}" if unit.transport is not None else "",
+                *(f"house rule {line['name']}{_count(line)} (+{line['points']} pts)" for line in bought[unit.index]),
             ]
             if d
         ]
@@ -61,33 +72,34 @@ def list_context(roster: RosterSnapshot, data: GameData, verdict: Verdict, pack_
         "rows": rows,
         # The list prints the units force by force, each under its name and organisation.
         "forces": [(force, [row for row in rows if row["unit"].force == force.index]) for force in roster.forces],
-        "house_rules": house_rule_rows(roster),
+        "house_rules": [line for line in house_rules if line["unit"] is None],  # a unit's are in its points
         "pack_versions": pack_versions,
         "fingerprint": fingerprint(roster, data),
     }
 
 
 def roster_text(roster: RosterSnapshot, data: GameData, verdict: Verdict) -> str:
-    """The roster as plain text, for pasting into a chat or a forum."""
+    """The roster as plain text, for pasting into a chat or a forum; lists/roster_text_files.py reads it back."""
     context = list_context(roster, data, verdict, [])
     limit = f" / {verdict.points_limit}" if verdict.points_limit is not None else ""
-    lines = [roster.name, f"{roster.system.name} · {roster.army_name}", ""]
+    lines = header_lines(roster)
     for force, rows in context["forces"]:
-        lines.append(force.title)
+        lines += ["", force_line(force)]
         for row in rows:
-            lines.append(
-                f"{row['points']:>5}  {row['unit'].label}"
-                + (f" ({row['unit'].unit_type.name})" if row["unit"].label != row["unit"].unit_type.name else "")
-            )
-            if row["details"]:
-                lines.append(f"       {row['details']}")
+            lines.append(unit_line(row["unit"], row["points"]))
+            details = unit_details(roster, row["unit"])
+            if details:
+                lines.append(f"           {details}")
+    if context["house_rules"]:
+        lines.append("")
     for line in context["house_rules"]:
         lines.append(
-            f"{line['points']:>5}  House rule: {line['name']}" + (f" ({line['details']})" if line["details"] else "")
+            f"{line['points']:>5} pts  {HOUSE_RULE_PREFIX}{line['name']}"
+            + (f" ({line['details']})" if line["details"] else "")
         )
     lines.append("")
     dice = f", {verdict.order_dice} order dice" if verdict.order_dice is not None else ""
-    lines.append(f"Total: {verdict.points}{limit} points{dice}")
+    lines.append(f"{TOTAL_PREFIX} {verdict.points}{limit} points{dice}")
     lines.append(
         "Legal" if verdict.valid else f"Not legal: {sum(f.severity == 'error' for f in verdict.findings)} problem(s)"
     )

@@ -11,7 +11,7 @@ from lists.cards.blocks import reference_blocks, roster_rules, unit_blocks
 from lists.cards.layout import CARD_PADDING_MM, MM_PER_PT, Block, Card, Group, Layout
 from lists.cards.renderer import _block_heights, _lay_out
 from lists.loading import GameData
-from lists.pricing import unit_points
+from lists.pricing import fielded_points
 from lists.snapshot import RosterSnapshot, UnitChoice
 
 
@@ -182,7 +182,8 @@ def card_groups(roster: RosterSnapshot, data: GameData, layout: Layout) -> list[
     """What goes on the cards: one group per unit (or per set of identical units), then the rules reference."""
     by_unit: dict[tuple, list[UnitChoice]] = {}
     for unit in roster.units:
-        key = _signature(unit) if layout.merge else (unit.index,)
+        # Units merge on one card only at the same points (a house rule bought for one of them parts them).
+        key = (*_signature(unit), fielded_points(roster, unit)) if layout.merge else (unit.index,)
         by_unit.setdefault(key, []).append(unit)
     groups = []
     for units in by_unit.values():
@@ -192,7 +193,7 @@ def card_groups(roster: RosterSnapshot, data: GameData, layout: Layout) -> list[
         kind = unit_type.name if title != unit_type.name else unit_type.category_name
         meta = {
             "title": title,
-            "points": unit_points(roster, unit),
+            "points": fielded_points(roster, unit),
             "count": len(units),
             "labels": [u.label for u in units],
         }
