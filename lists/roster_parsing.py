@@ -140,8 +140,8 @@ def _depth(value: Any, limit: int = MAX_DEPTH) -> int:
     return deepest
 
 
-def parse(raw: bytes, filename: str = "") -> tuple[dict, yaml.Node | None]:
-    """Bytes to a mapping; the YAML node tree comes back too, to give line numbers."""
+def decoded_text(raw: bytes) -> str:
+    """A roster file's bytes as text: within the size limit, UTF-8, not empty, no NUL character."""
     if len(raw) > MAX_FILE_BYTES:
         raise RosterFileInvalid([Problem("", f"the file is {len(raw)} bytes; the limit is {MAX_FILE_BYTES}")])
     try:
@@ -153,6 +153,12 @@ def parse(raw: bytes, filename: str = "") -> tuple[dict, yaml.Node | None]:
     if "\x00" in text:
         line = text.count("\n", 0, text.index("\x00")) + 1
         raise RosterFileInvalid([Problem("", "the file holds a NUL character; a roster file is plain text", line)])
+    return text
+
+
+def parse(raw: bytes, filename: str = "") -> tuple[dict, yaml.Node | None]:
+    """Bytes to a mapping; the YAML node tree comes back too, to give line numbers."""
+    text = decoded_text(raw)
     node = None
     try:
         if filename.lower().endswith(".json") or text.lstrip().startswith(("{", "[")):

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from lists import models
 from lists.pricing import house_rule_points
+from lists.roster_parsing import decoded_text
 from lists.snapshot import RosterSnapshot, UnitChoice
 
 SEPARATOR = " · "
@@ -420,26 +421,11 @@ def line_of(lines: dict[str, int], path: str) -> int | None:
     return None
 
 
-def _decoded(raw: bytes) -> str:
-    from lists.roster_files import MAX_FILE_BYTES, Problem, RosterFileInvalid
-
-    if len(raw) > MAX_FILE_BYTES:
-        raise RosterFileInvalid([Problem("", f"the file is {len(raw)} bytes; the limit is {MAX_FILE_BYTES}")])
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise RosterFileInvalid([Problem("", f"the file is not UTF-8 text (byte {exc.start})")]) from None
-    if "\x00" in text:
-        line = text.count("\n", 0, text.index("\x00")) + 1
-        raise RosterFileInvalid([Problem("", "the file holds a NUL character; a roster file is plain text", line)])
-    return text
-
-
 def load_roster_text(raw: bytes):
     """A text roster checked and resolved as a roster file is; every problem names its line, not a field."""
     from lists.roster_files import Problem, RosterFileInvalid, check_document, resolve
 
-    document, lines, problems = read_roster_text(_decoded(raw))
+    document, lines, problems = read_roster_text(decoded_text(raw))
     if problems:
         raise RosterFileInvalid([Problem("", message, number) for number, message in problems])
     try:
