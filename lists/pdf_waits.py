@@ -14,6 +14,7 @@ import time
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import DatabaseError
 
 from lists import tasks
 
@@ -43,7 +44,10 @@ def _wait(key: str, seconds: float) -> str:
         now = time.monotonic()
         if now - followed >= FOLLOW_SECONDS:
             followed = now
-            job = tasks.follow(key)
+            try:
+                job = tasks.follow(key)
+            except DatabaseError:  # the queue's table is busy (SQLite locked): look again next time
+                job = tasks.PdfJob("rendering")
             if job is None or job.state in {"failed", "done"}:
                 return "ready" if cache.has_key(key) else "stopped"
         if now - start >= seconds:

@@ -93,6 +93,8 @@ def click_to_file(page, base: str, share_id: str) -> tuple[float, int]:
     pdf = Path(download.path()).read_bytes()
     if not pdf.startswith(b"%PDF"):
         raise SystemExit(f"{share_id}: the download is not a PDF")
+    if page.url != f"{base}/r/{share_id}/":
+        raise SystemExit(f"{share_id}: the page left for {page.url} on the way to the file")
     return seconds, len(pdf)
 
 

@@ -38,9 +38,17 @@
   async function fetchPdf(url, status) {
     const held = new URL(url);
     held.searchParams.set("hold", "1");
-    for (;;) {
+    for (let dropped = 0; ; ) {
       const asked = Date.now();
-      const response = await fetch(held, { credentials: "same-origin" });
+      let response;
+      try {
+        response = await fetch(held, { credentials: "same-origin" });
+      } catch (lost) {
+        // A held request cut off on the way (a proxy's time limit, a restart) is asked again, twice.
+        if (++dropped > 2) throw lost;
+        await new Promise((done) => setTimeout(done, BUSY_PAUSE_MS));
+        continue;
+      }
       const type = response.headers.get("Content-Type") || "";
       if (response.ok && type.startsWith("application/pdf")) return response;
       if (response.status !== 202) throw new Error(`answered ${response.status}`);
