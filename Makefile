@@ -57,6 +57,7 @@ test-postgres: install-dev
 
 bench: install-dev
 	bash scripts/install-system-packages.sh bench
+	$(BIN)/python scripts/bench_print.py
 	$(DEV) $(BIN)/python scripts/bench.py
 	$(BIN)/python scripts/bench_input.py
 	$(BIN)/python scripts/load.py

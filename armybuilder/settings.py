@@ -128,6 +128,8 @@ if REDIS_URL:
     TASKS = {"default": {"BACKEND": "django_tasks_rq.RQBackend", "QUEUES": ["default"]}}
 else:
     TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# Requests one web process holds while their PDF renders (lists/pdf_waits.py); more are answered at once.
+PDF_MAX_WAITS = int(os.environ.get("ARMYBUILDER_PDF_WAITS", "6"))
 PDF_MAX_CARD_UNITS = int(os.environ.get("ARMYBUILDER_PDF_MAX_UNITS", "400"))
 # Cores one render of many new cards shares its work over (lists/cards/); all of them by default.
 PDF_RENDER_PROCESSES = int(os.environ.get("ARMYBUILDER_PDF_PROCESSES", str(len(os.sched_getaffinity(0)))))

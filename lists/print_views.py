@@ -1,4 +1,4 @@
-"""The PDFs: served from the cache, else rendered by the task worker while a page follows the job."""
+"""The PDFs: served from the cache, else rendered by the task worker while the page waits for the job."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 from django_ratelimit.core import is_ratelimited
 
-from lists import tasks
+from lists import pdf_waits, tasks
 from lists.cards import Layout, pdf_key
 from lists.page_helpers import download, download_name, printable, problems_page, too_many_requests
 
@@ -42,19 +42,18 @@ PDF_NAMES = {"cards": ("-cards.pdf", "the unit cards"), "list": ("-list.pdf", "t
 def _deliver(request, roster, snapshot, data, kind: str, layout: Layout) -> HttpResponse:
     """The PDF if it is ready; else start its render (within the client's budget) and show its progress.
 
-    `?wait=1` asks for the progress page (htmx polls it, browsers without
+    `?wait=1` asks for the progress page (htmx follows it, browsers without
     JavaScript refresh it); when the PDF is ready it opens a page that fetches it.
-    `?retry=1` starts a failed render again.
+    `?hold=1` holds the request until the PDF is ready (`lists.pdf_waits`): the
+    download script's long-poll, and the progress page's. `?retry=1` starts a failed render again.
     """
     suffix, what = PDF_NAMES[kind]
     filename = download_name(roster, suffix)
     key = pdf_key(kind, snapshot, data, layout)
-    waiting = request.GET.get("wait") == "1"
     query = request.GET.copy()
-    for name in ("wait", "retry"):
+    for name in ("wait", "retry", "hold"):
         query.pop(name, None)
     pdf_url = f"{request.path}?{query.urlencode()}" if query else request.path
-    wait_url = f"{pdf_url}{'&' if query else '?'}wait=1"
     pdf = cache.get(key)
     job = None if pdf is not None else tasks.follow(key)
     if pdf is None and (job is None or job.state == "done" or (job.state == "failed" and request.GET.get("retry"))):
@@ -63,7 +62,12 @@ def _deliver(request, roster, snapshot, data, kind: str, layout: Layout) -> Http
         tasks.start(key, roster.share_id, kind, layout)
         pdf = cache.get(key)  # a backend that runs tasks at once has finished already
         job = None if pdf is not None else tasks.follow(key)
-    if pdf is not None and not waiting:
+    busy = False
+    if pdf is None and request.GET.get("hold") == "1" and (job is None or job.state != "failed"):
+        busy = pdf_waits.hold(key) == "busy"
+        pdf = cache.get(key)
+        job = None if pdf is not None else tasks.follow(key)
+    if pdf is not None and request.GET.get("wait") != "1":
         return download(pdf, "application/pdf", filename)
     context = {
         "roster": roster,
@@ -71,18 +75,25 @@ def _deliver(request, roster, snapshot, data, kind: str, layout: Layout) -> Http
         "filename": filename,
         "job": job or tasks.PdfJob("queued"),
         "ready": pdf is not None,
+        "busy": busy,  # over the cap of held requests: ask again after a pause, not at once
         "units": len(snapshot.units),
         "pdf_url": pdf_url,
-        "wait_url": wait_url,
+        "wait_url": f"{pdf_url}{'&' if query else '?'}wait=1",
+        "hold_url": f"{pdf_url}{'&' if query else '?'}wait=1&hold=1",
         "retry_url": f"{pdf_url}{'&' if query else '?'}retry=1",
     }
+    return _progress(request, context)
+
+
+def _progress(request, context: dict) -> HttpResponse:
+    """The progress page (or, to htmx, its status fragment) of a PDF being rendered, ready or failed."""
     if request.htmx:
-        if pdf is not None:  # open the "ready" page, which fetches the file (and stops the polling)
+        if context["ready"]:  # open the "ready" page, which fetches the file (and stops the polling)
             response = HttpResponse(status=204)
-            response["HX-Redirect"] = wait_url
+            response["HX-Redirect"] = context["wait_url"]
             return response
         return render(request, "lists/pdf_status.html#status", context)
-    status = 200 if pdf is not None else 503 if context["job"].state == "failed" else 202
+    status = 200 if context["ready"] else 503 if context["job"].state == "failed" else 202
     response = render(request, "lists/pdf_status.html", context, status=status)
     response["X-Robots-Tag"] = "noindex, nofollow"
     if status == 503:

@@ -2,8 +2,9 @@
 
 A request for a PDF that is not cached enqueues `render_pdf` (Django's Tasks API
 through the django-tasks backport: RQ in Redis when REDIS_URL is set, run by
-`manage.py rqworker` with `PdfWorker`; else the database backend, run by
-`manage.py db_worker`) and answers at once with a page that follows the job.
+`manage.py rqworker` with `PdfWorker`, which blocks on the queue; else the database backend, run by
+`manage.py pdf_db_worker`, which is woken by `lists.wake`) and answers at once; the page or
+script that asked then follows the job, or waits for it (`lists.pdf_waits`).
 The worker renders through `lists.cards`, within a time limit and a cap on
 cards, and leaves the PDF in the shared cache, where the next request finds it.
 """
@@ -18,12 +19,13 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import transaction
 from django.http import Http404
 from django_tasks import TaskResultStatus, task
 from django_tasks.exceptions import TaskResultDoesNotExist
 from rq import Worker
 
-from lists import models
+from lists import models, wake
 from lists.cards import Layout, cards_pdf, list_pdf, start_render_helpers, warm_up
 from lists.fingerprint import issue
 from lists.loading import game_data, roster_snapshot
@@ -113,8 +115,9 @@ def pack_versions(roster: models.Roster) -> list[tuple[str, str]]:
 
 
 def start(key: str, share_id: str, kind: str, layout: Layout) -> None:
-    """Enqueue a render of this PDF and remember its job under the PDF's key."""
+    """Enqueue a render of this PDF, remember its job under the PDF's key, and wake the worker."""
     remember_job(key, render_pdf.enqueue(share_id, kind, layout.card, layout.paper, layout.merge))
+    transaction.on_commit(wake.ring)  # once the job is in the queue the worker reads
 
 
 def remember_job(key: str, result) -> None:

@@ -94,9 +94,9 @@ def prepare(env: dict) -> str:
 
 
 def fetch_pdf(path: str, limit: float = 600) -> tuple[float, int]:
-    """Ask for a PDF as a browser would, following its waiting page until the file comes; (seconds, bytes)."""
+    """Ask for a PDF as the download script does, held until the file comes; (seconds, bytes)."""
     start = time.perf_counter()
-    url = f"{BASE}{path}"
+    url = f"{BASE}{path}?hold=1"
     while time.perf_counter() - start < limit:
         with urllib.request.urlopen(url, timeout=30) as answer:  # noqa: S310 - loopback only
             body = answer.read()
@@ -104,7 +104,6 @@ def fetch_pdf(path: str, limit: float = 600) -> tuple[float, int]:
                 return time.perf_counter() - start, len(body)
             if "could not be made" in body.decode():
                 raise SystemExit(f"{path}: the render failed")
-        time.sleep(0.25)
     raise SystemExit(f"{path}: no PDF after {limit:.0f} s")
 
 

@@ -133,7 +133,7 @@ def test_the_cards_pdf_downloads(page, site, tmp_path):
     add_unit(page, "Medium Mortar Team")
     page.select_option("select[name=card]", label="A6 (105 × 148 mm)")
 
-    with page.expect_download() as download_info:
+    with page.expect_download() as download_info, page.expect_request(lambda r: "cards.pdf" in r.url) as asked:
         page.click("text=Unit cards (PDF)")
 
     download = download_info.value
@@ -141,7 +141,7 @@ def test_the_cards_pdf_downloads(page, site, tmp_path):
     download.save_as(target)
     assert download.suggested_filename == "browser-platoon-cards.pdf"  # named after the roster
     assert target.read_bytes().startswith(b"%PDF")
-    assert "card=a6" in download.url
+    assert "card=a6" in asked.value.url  # the script asks for the size chosen
 
 
 def test_the_share_link_is_read_only_in_a_fresh_browser(page, site, browser):

@@ -40,8 +40,8 @@ def test_a_pdf_is_queued_rendered_by_the_database_worker_then_served(client):
     html = waiting.content.decode()
     assert "Preparing the organiser&#x27;s list" in html
     assert "Waiting for the renderer" in html
-    assert f'hx-get="{share}list.pdf?wait=1"' in html  # htmx polls...
-    assert f'<noscript><meta http-equiv="refresh" content="3;url={share}list.pdf?wait=1"></noscript>' in html
+    assert f'hx-get="{share}list.pdf?wait=1&amp;hold=1" hx-trigger="load"' in html  # htmx waits for it at once...
+    assert f'<noscript><meta http-equiv="refresh" content="0;url={share}list.pdf?wait=1&amp;hold=1"></noscript>' in html
     poll = client.get(f"{share}list.pdf?wait=1", headers={"HX-Request": "true"})
     assert poll.status_code == 200 and 'id="pdf-status"' in poll.content.decode()
     assert "<html" not in poll.content.decode()  # ...and gets the fragment only
