@@ -91,8 +91,9 @@ async function networkFirst(event, keep, keepFirst = false) {
 
 async function keptCopy(request) {
   const cache = await caches.open(CACHE);
-  const exact = await cache.match(request, { ignoreVary: true });
-  if (exact || !PDF.test(new URL(request.url).pathname)) return exact;
+  const isPdf = PDF.test(new URL(request.url).pathname);
+  const exact = await cache.match(isPdf ? pdfAddress(request.url) : request, { ignoreVary: true });
+  if (exact || !isPdf) return exact;
   // Offline, another layout of the same PDF beats none (the cards at poker size for the A6 ones).
   return cache.match(request, { ignoreSearch: true, ignoreVary: true });
 }
@@ -131,7 +132,7 @@ async function keepSharePage(cache, request, response) {
 // A PDF is kept once it is one: while it renders the answer is a 202 page, never kept.
 async function keepPdf(cache, request, response) {
   if ((response.headers.get("Content-Type") || "").startsWith("application/pdf")) {
-    await cache.put(request.url, response);
+    await cache.put(pdfAddress(request.url), response);
   }
 }
 
@@ -161,4 +162,12 @@ async function keepUrl(cache, url) {
 
 function isWhole(response) {
   return response.status === 200 && response.type === "basic" && !response.redirected;
+}
+
+// The downloads' script asks for a PDF with `?hold=1` (answered once it is rendered); the plain link
+// is the same file, so both are kept and found under the address without it.
+function pdfAddress(url) {
+  const address = new URL(url);
+  address.searchParams.delete("hold");
+  return address.href;
 }
