@@ -1,8 +1,38 @@
 import signal
+import sqlite3
+import time
 
 import pytest
 from django.conf import settings
 from django.core.cache import cache
+from django.db.backends.sqlite3.base import SQLiteCursorWrapper
+
+LOCK_WAIT_SECONDS = 10
+
+
+def _waiting(execute):
+    """The suite's in-memory database is one shared cache, where a table (or the schema) another thread is writing fails
+    a statement at once ("database table is locked") instead of waiting, as a database file does with its
+    busy timeout in production: the statement is tried again, as SQLite would, for a while."""
+
+    def execute_waiting(self, *args, **kwargs):
+        deadline = time.monotonic() + LOCK_WAIT_SECONDS
+        while True:
+            try:
+                return execute(self, *args, **kwargs)
+            except sqlite3.OperationalError as error:
+                if (
+                    not str(error).endswith(("table is locked", "schema is locked: main"))
+                    or time.monotonic() > deadline
+                ):
+                    raise
+                time.sleep(0.005)
+
+    return execute_waiting
+
+
+SQLiteCursorWrapper.execute = _waiting(SQLiteCursorWrapper.execute)
+SQLiteCursorWrapper.executemany = _waiting(SQLiteCursorWrapper.executemany)
 
 
 @pytest.fixture(scope="session")
