@@ -262,13 +262,21 @@ def duplicate_unit(request: HttpRequest, secret: str, unit_id: int) -> HttpRespo
     if _edit_rate_limited(request):
         return too_many_requests(request, None)
 
+    made = {}
+
     def copy(draft: Draft) -> None:
         entry, force = draft.unit(unit_id)
         copied = {**entry, "label": default_label(entry["label"], dict.fromkeys(draft.labels(), 0))}
         force["units"].insert(force["units"].index(entry) + 1, copied)
         draft.buy_for(draft.bought_for(entry["label"]), copied["label"])
+        made.update(copy=copied, force=force)
 
-    return _saved(request, roster, secret, copy, what="duplicating a unit")
+    draft, refused = _apply(request, roster, secret, copy, {"what": "duplicating a unit"})
+    if refused:
+        return refused
+    # The copy is shown as an added unit; the picker keeps adding to the force it is in.
+    copy_id, force_id = draft.id_of(made["copy"]), draft.id_of(made["force"])
+    return after_edit(request, roster, secret, f"unit-{copy_id}", picker_force=force_id, added_id=copy_id)
 
 
 # --- forces ------------------------------------------------------------------

@@ -124,8 +124,18 @@ document.addEventListener("submit", (event) => {
   const form = event.target;
   if (form.getAttribute("hx-trigger") !== "change") return;
   event.preventDefault();
+  savedFrom = form.closest("article")?.id;
   if (!form.classList.contains("htmx-request")) htmx.trigger(form, "change");
 });
+
+// After Save, a refused field gets the focus (and so comes into view) with its message.
+let savedFrom = null;
+function focusRefused() {
+  if (!savedFrom) return;
+  const refused = document.querySelector(`#${CSS.escape(savedFrom)} [aria-invalid="true"]`);
+  savedFrom = null;
+  if (refused) refused.focus();
+}
 
 // Nothing typed is lost: what is typed into a unit's form is kept in this tab until it is saved,
 // and a reload saves what was kept.
@@ -169,7 +179,8 @@ function restoreDrafts() {
       continue;
     }
     form.closest("details").open = true;
-    restored.push(form.closest("article").querySelector("h2").textContent);
+    const label = form.elements.namedItem("label");
+    restored.push((label && label.value) || form.closest("article").querySelector("h2").textContent);
     htmx.trigger(form, "change");
   }
   if (restored.length) announce(`Saved what was typed before the page reloaded: ${restored.join(", ")}.`);
@@ -180,6 +191,7 @@ function enhance() {
   for (const hidden of document.querySelectorAll(".add-unit .search[hidden], button.step[hidden]")) hidden.hidden = false;
   showAdded();
   showConflict();
+  focusRefused();
 }
 
 document.addEventListener("DOMContentLoaded", () => {
