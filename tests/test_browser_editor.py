@@ -1,6 +1,7 @@
 """The editor in Chromium at a desktop's and a phone's width: building a list in few clicks, edits that keep
 the player's place, refused values and stale tabs shown where the player is looking."""
 
+# ruff: noqa: F811 - the browser suite's fixtures (browser, site) are imported by name
 import os
 import re
 from pathlib import Path
@@ -48,7 +49,9 @@ def page(browser, screen):  # noqa: F811
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda message: message.type == "error" and "409" not in message.text and errors.append(message.text))
+    page.on(
+        "console", lambda message: message.type == "error" and "409" not in message.text and errors.append(message.text)
+    )
     yield page
     context.close()
     assert errors == []  # no script errors, no Content-Security-Policy violations
