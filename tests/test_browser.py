@@ -214,7 +214,7 @@ def test_ticking_an_option_mid_page_keeps_the_scroll_position_and_the_focus(page
     box = section.locator("input[name=option-lmg]")
     box.evaluate("element => element.scrollIntoView({block: 'center'})")
     before = scroll_y(page)
-    assert before > 900  # well down the page
+    assert before > 500  # well down the page (units are one line each until opened)
 
     box.focus()
     box.check()
