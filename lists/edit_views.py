@@ -38,23 +38,32 @@ from lists.sharing import roster_for_edit
 from lists.validation import open_qualities
 
 UNDO_SECONDS = 60 * 60
+# A unit form's fields as the editor labels them.
+FIELD_NAMES = {"label": "Name", "size": "Men", "officer_rank": "Rank", "hero_points": "Hero points"}
 
 
-def _apply(request, roster, secret, change: Callable[[Draft], object]) -> tuple[Draft | None, HttpResponse | None]:
-    """Make a change through the one write path: the saved draft, or the answer saying why nothing was saved."""
+def _apply(
+    request, roster, secret, change: Callable[[Draft], object], not_applied: dict | None = None
+) -> tuple[Draft | None, HttpResponse | None]:
+    """Make a change through the one write path: the saved draft, or the answer saying why nothing was saved.
+
+    `not_applied` says what the change was, for the notice a stale page gets.
+    """
     try:
         return edit(roster, whole_number(request.POST.get("version")), change), None
     except StaleEdit:
-        return None, conflict_page(request, roster, secret)
+        return None, conflict_page(request, roster, secret, not_applied)
     except (EditRefused, RosterFileInvalid) as refused:
         roster.refresh_from_db()
         problems = [str(p) for p in refused.problems] if isinstance(refused, RosterFileInvalid) else [str(refused)]
         return None, render_editor(request, roster, secret, errors=problems, status=400)
 
 
-def _saved(request, roster, secret, change: Callable[[Draft], object], anchor: str = "roster") -> HttpResponse:
+def _saved(
+    request, roster, secret, change: Callable[[Draft], object], anchor: str = "roster", what: str = "your change"
+) -> HttpResponse:
     """Make a change and answer as the editor does: the edited roster, or why nothing was saved."""
-    draft, refused = _apply(request, roster, secret, change)
+    draft, refused = _apply(request, roster, secret, change, {"what": what})
     return refused or after_edit(request, roster, secret, anchor)
 
 
@@ -91,11 +100,12 @@ def add_unit(request: HttpRequest, secret: str) -> HttpResponse:
         entry["label"] = default_label(unit_type.name, dict.fromkeys(draft.labels(), 0))
         force["units"].append(entry)
 
-    draft, refused = _apply(request, roster, secret, add)
+    draft, refused = _apply(request, roster, secret, add, {"what": f"adding {unit_type.name}"})
     if refused:
         return refused
     force = next(force for force in draft.forces() if entry in force["units"])
-    return after_edit(request, roster, secret, f"unit-{draft.id_of(entry)}", picker_force=draft.id_of(force))
+    added = draft.id_of(entry)
+    return after_edit(request, roster, secret, f"unit-{added}", picker_force=draft.id_of(force), added_id=added)
 
 
 @require_POST
@@ -143,12 +153,26 @@ def update_unit(request: HttpRequest, secret: str, unit_id: int) -> HttpResponse
             force["units"].remove(entry)
             draft.force(values["force"])["units"].append(entry)
 
-    draft, refused = _apply(request, roster, secret, change)
+    draft, refused = _apply(request, roster, secret, change, _unit_change_in_words(form, choice.label))
     if refused:
         return refused
     if moved:  # a moved unit shows under another force: the whole roster changes
         return after_edit(request, roster, secret, f"unit-{unit_id}")
     return unit_changed(request, roster, secret, unit_id)
+
+
+def _unit_change_in_words(form, label: str) -> dict:
+    """What a unit edit changes against the saved unit, field by field: ["Light machine gun: ticked", "Men: 10"]."""
+    values = []
+    for name in form.changed_data:
+        field, value = form.fields[name], form.cleaned_data.get(name)
+        if isinstance(value, bool):
+            shown = "ticked" if value else "not ticked"
+        else:
+            choices = dict(getattr(field, "choices", None) or getattr(field.widget, "choices", None) or [])
+            shown = str(choices.get(value, choices.get(str(value), value)) if value not in (None, "") else "(blank)")
+        values.append(f"{FIELD_NAMES.get(name) or field.label or name}: {shown}")
+    return {"what": f"your change to {label}", "values": values}
 
 
 def _rename(draft: Draft, old: str, new: str) -> None:
@@ -165,7 +189,7 @@ def _rename(draft: Draft, old: str, new: str) -> None:
 def _gone(request, roster, secret) -> HttpResponse:
     """A unit or force the roster no longer has: the newer roster for a stale page, else Not Found."""
     if whole_number(request.POST.get("version")) != roster.version:
-        return conflict_page(request, roster, secret)
+        return conflict_page(request, roster, secret, {"what": "your change to a unit removed elsewhere"})
     raise Http404("No such unit in this roster.")
 
 
@@ -194,7 +218,7 @@ def remove_unit(request: HttpRequest, secret: str, unit_id: int) -> HttpResponse
             e for e in draft.document.get("house_rules", []) if e not in draft.bought_for(label)
         ]
 
-    draft, refused = _apply(request, roster, secret, remove)
+    draft, refused = _apply(request, roster, secret, remove, {"what": "removing a unit"})
     if refused:
         return refused
     cache.set(undo_key(roster), undo, UNDO_SECONDS)
@@ -239,13 +263,21 @@ def duplicate_unit(request: HttpRequest, secret: str, unit_id: int) -> HttpRespo
     if _edit_rate_limited(request):
         return too_many_requests(request, None)
 
+    made = {}
+
     def copy(draft: Draft) -> None:
         entry, force = draft.unit(unit_id)
         copied = {**entry, "label": default_label(entry["label"], dict.fromkeys(draft.labels(), 0))}
         force["units"].insert(force["units"].index(entry) + 1, copied)
         draft.buy_for(draft.bought_for(entry["label"]), copied["label"])
+        made.update(copy=copied, force=force)
 
-    return _saved(request, roster, secret, copy)
+    draft, refused = _apply(request, roster, secret, copy, {"what": "duplicating a unit"})
+    if refused:
+        return refused
+    # The copy is shown as an added unit; the picker keeps adding to the force it is in.
+    copy_id, force_id = draft.id_of(made["copy"]), draft.id_of(made["force"])
+    return after_edit(request, roster, secret, f"unit-{copy_id}", picker_force=force_id, added_id=copy_id)
 
 
 # --- forces ------------------------------------------------------------------
@@ -264,7 +296,9 @@ def add_force(request: HttpRequest, secret: str) -> HttpResponse:
         name = form.cleaned_data["name"].strip() or default_force_name(len(draft.forces()), taken)
         draft.forces().append({"name": name, **_organisation_entry(roster, form), "units": []})
 
-    return _saved(request, roster, secret, add, "forces-end")
+    draft, refused = _apply(request, roster, secret, add, {"what": "adding a force"})
+    # The picker turns to the new force: the next units added go into it.
+    return refused or after_edit(request, roster, secret, "picker", picker_force=draft.id_of(draft.forces()[-1]))
 
 
 @require_POST
@@ -281,7 +315,7 @@ def update_force(request: HttpRequest, secret: str, force_id: int) -> HttpRespon
         force.pop("organisation", None)
         force.update(_organisation_entry(roster, form))
 
-    return _saved(request, roster, secret, rename, f"force-{force_id}")
+    return _saved(request, roster, secret, rename, f"force-{force_id}", what="renaming a force")
 
 
 @require_POST
@@ -295,7 +329,7 @@ def remove_force(request: HttpRequest, secret: str, force_id: int) -> HttpRespon
             raise EditRefused("Move or remove the force's units before removing the force.")
         draft.forces().remove(force)
 
-    return _saved(request, roster, secret, remove)
+    return _saved(request, roster, secret, remove, what="removing a force")
 
 
 def _organisation_entry(roster: models.Roster, form: ForceForm) -> dict:
@@ -338,4 +372,4 @@ def update_settings(request: HttpRequest, secret: str) -> HttpResponse:
         if kept_on:
             raise EditRefused(kept_on)
 
-    return _saved(request, roster, secret, change, "settings")
+    return _saved(request, roster, secret, change, "settings", what="your change to the roster settings")

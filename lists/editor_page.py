@@ -12,6 +12,7 @@ from __future__ import annotations
 from functools import partial
 
 from django.core.cache import cache
+from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -74,10 +75,13 @@ def editor_context(
     errors: list[str] | None = None,
     conflict: bool = False,
     picker_force: int | None = None,
+    added_id: int | None = None,
+    not_applied: dict | None = None,
 ) -> dict:
     """Everything the editor and the share page show; `unit_forms` and `settings_form` carry refused input.
 
-    `picker_force` is the id of the force the unit picker adds to (else the first force).
+    `picker_force` is the id of the force the unit picker adds to (else the first force); `added_id` the
+    unit just added (shown open and highlighted); `not_applied` what a refused stale edit would have changed.
     """
     with one_state():  # units and forces of the same moment, whatever is saved meanwhile
         units = list(roster_units(roster))
@@ -108,6 +112,8 @@ def editor_context(
         "fingerprint": issue(roster, snapshot, data, verdict),
         "errors": errors or [],
         "conflict": conflict,
+        "not_applied": not_applied,
+        "added_id": added_id,
         "forces": _force_sections(snapshot, force_rows, rows, data, roster.army_id, secret),
         "picker_force": picked,
     }
@@ -199,13 +205,19 @@ def _unit_rows(
 ) -> list[dict]:
     rows = []
     forces = [(force.id, force.name) for force in force_rows]
+    popular = option_popularity(units) if secret else {}
     labels = {row.id: choice.label for row, choice in zip(units, snapshot.units, strict=True)}
     for row, choice, points in zip(units, snapshot.units, verdict.unit_points, strict=True):
+        findings = verdict.unit_findings(choice.index)
         entry = {
             "id": row.id,
             "choice": choice,
             "points": points,
-            "findings": verdict.unit_findings(choice.index),
+            "findings": findings,
+            "error_count": sum(1 for finding in findings if finding.severity == "error"),
+            "warning_count": sum(1 for finding in findings if finding.severity != "error"),
+            "quality_name": snapshot.system.qualities[choice.quality].name if choice.quality else "",
+            "open": row.id in unit_forms,  # a refused edit stays open on its flagged field
             "description": _description(choice),
             "period_note": _period_note(snapshot, choice),
             # Built only when the template shows it (templates call callables): a unit edit renders one unit.
@@ -225,12 +237,27 @@ def _unit_rows(
             entry["form"] = form
             entry["options"] = [
                 (field, _cost_text(choice.unit_type.options[key], option_cost(snapshot, choice, key)))
-                for key, field in form.option_fields()
+                for key, field in most_used_first(form.option_fields(), popular)
             ] + [
                 (field, _house_rule_cost_text(snapshot, rule, choice.index)) for rule, field in form.house_rule_fields()
             ]
         rows.append(entry)
     return rows
+
+
+def option_popularity(units: list[models.RosterUnit]) -> dict[str, int]:
+    """How many saved units of these units' types took each option, by option key (one query)."""
+    taken = (
+        models.RosterUnitOption.objects.filter(roster_unit__unit_type_id__in={unit.unit_type_id for unit in units})
+        .values("option__key")
+        .annotate(times=Count("id"))
+    )
+    return {row["option__key"]: row["times"] for row in taken}
+
+
+def most_used_first(fields: list[tuple[str, object]], popular: dict[str, int]) -> list[tuple[str, object]]:
+    """The options players take most come first; the pack's order otherwise (a stable sort)."""
+    return sorted(fields, key=lambda item: -popular.get(item[0], 0))
 
 
 def _cost_text(option, cost: int) -> str:
@@ -325,14 +352,19 @@ def _house_rule_counts(
 
 
 def after_edit(
-    request: HttpRequest, roster: models.Roster, secret: str, anchor: str = "roster", picker_force: int | None = None
+    request: HttpRequest,
+    roster: models.Roster,
+    secret: str,
+    anchor: str = "roster",
+    picker_force: int | None = None,
+    added_id: int | None = None,
 ) -> HttpResponse:
     """Without JavaScript, back to the editor at the place edited; with htmx, the new roster.
 
-    The unit picker keeps adding to `picker_force` where one is given.
+    The unit picker keeps adding to `picker_force` where one is given; `added_id` is the unit just added.
     """
     if request.htmx:
-        return render_editor(request, roster, secret, picker_force=picker_force)
+        return render_editor(request, roster, secret, picker_force=picker_force, added_id=added_id)
     query = f"?force={picker_force}" if picker_force else ""
     return redirect(f"{reverse('lists:edit', args=[secret])}{query}#{anchor}")
 
@@ -349,12 +381,15 @@ def unit_changed(request, roster, secret, unit_id: int, **extra) -> HttpResponse
     context = editor_context(roster, secret, **extra)
     context["edited_id"] = unit_id
     context["edited"] = next((row for row in context["rows"] if row["id"] == unit_id), None)
+    if context["edited"]:
+        context["edited"]["open"] = True  # it was open to be edited
     return render(request, "lists/editor.html#unit-changed", context)
 
 
-def conflict_page(request, roster, secret) -> HttpResponse:
+def conflict_page(request, roster, secret, not_applied: dict | None = None) -> HttpResponse:
+    """The newest roster with a notice saying the edit was not saved, and what it would have changed."""
     roster.refresh_from_db()
-    return render_editor(request, roster, secret, conflict=True, status=409)
+    return render_editor(request, roster, secret, conflict=True, status=409, not_applied=not_applied)
 
 
 def undo_key(roster: models.Roster) -> str:

@@ -112,6 +112,8 @@ def save_in_place(roster: models.Roster, resolved: ResolvedRoster, draft: Draft)
     roster.save(update_fields=["name", "points_limit", "year", "period", "settings", "updated_at"])
     roster.overlays.set(resolved.overlays)
     forces = _save_forces(roster, resolved, [draft.id_of(force) for force in draft.forces()])
+    for mapping, force in zip(draft.forces(), forces, strict=True):
+        draft.ids[id(mapping)] = force.id  # a force the change added is known by its new id too
     entries = draft.units()
     kept_ids = [draft.id_of(entry) for entry in entries]
     saved = {unit.id: unit for unit in roster.units.filter(id__in=[i for i in kept_ids if i])}

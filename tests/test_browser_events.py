@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from lists.event_models import Submission
 from tests.event_rosters import GERMAN_POINTS, british, german
-from tests.test_browser import browser, import_roster, page, settled, site, unit_card  # noqa: F401 - the browser suite's fixtures
+from tests.test_browser import browser, import_roster, open_unit, page, settled, site  # noqa: F401 - the browser suite's fixtures
 
 
 def create_event(tab, address) -> tuple[str, str]:
@@ -67,7 +67,7 @@ def test_an_organiser_collects_checks_locks_and_prints_three_lists(page, site): 
 
     # Anna removes a unit from her roster afterwards: her submission stays as it was.
     page.goto(editor)
-    unit_card(page, "Medium Mortar Team").locator(".remove button").click()
+    open_unit(page, "Medium Mortar Team").locator(".remove button").click()
     expect(page.locator("article.unit")).to_have_count(4)
     settled(page)
     page.goto(organiser)

@@ -136,7 +136,7 @@ def test_changing_a_units_quality_and_options_updates_its_points(client, edit_ur
     # Only the edited unit comes back whole; the others' points and the summary are swapped out of band.
     assert f'id="unit-{squad.id}"' in html and f'id="unit-{officer.id}"' not in html
     assert "First Squad" in html and "70 pts" in html
-    assert f'id="unit-{officer.id}-points" hx-swap-oob="true">65 pts' in html
+    assert f'id="unit-{officer.id}-points" hx-swap-oob="true"><span class="points">65 pts' in html
     assert "135 / 120 pts" in html
     assert "Lt Grey" in client.get(edit_url).content.decode()
 

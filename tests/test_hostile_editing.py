@@ -130,6 +130,9 @@ def test_units_keep_their_ids_so_another_tab_gets_the_conflict_page_not_not_foun
 
     assert response.status_code == 409
     assert "changed elsewhere since you opened this page" in response.content.decode()
+    # The notice says what was not applied: the renaming, against the newest state.
+    assert "Not applied: your change to Rifle Squad 2" in response.content.decode()
+    assert "<li>Name: Renamed</li>" in response.content.decode()
     # The current page's edit of the same unit is applied to it, under its old id.
     response = post(client, f"{edit_url}units/{second.id}/", {"label": "Renamed"})
     assert RosterUnit.objects.get(id=second.id).label == "Renamed"
