@@ -1,12 +1,11 @@
 """Pages: the games and armies loaded from the packs."""
 
-from django.db.models import Count, Prefetch
+from django.db.models import Count, Prefetch, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 from lists.forms import StartForm
-from lists.loading import game_data
 from lists.models import Army, GameSystem, UnitModel, UnitType, Weapon, WeaponRule
 from lists.rules.organisation import describe_limit
 
@@ -101,10 +100,8 @@ def army(request: HttpRequest, system_key: str, army_key: str) -> HttpResponse:
         Army.objects.select_related("system").prefetch_related("rules"), system__key=system_key, key=army_key
     )
     weapon_rules = Prefetch("rule_links", queryset=WeaponRule.objects.select_related("rule"))
-    # A theatre list fields units of its nation (and of shared armies): show those, at this list's prices.
-    unit_ids = [unit_id for _source, unit_id in game_data(army.system).available_units(army.id)]
     units = (
-        UnitType.objects.filter(id__in=unit_ids)
+        UnitType.objects.filter(_fielded_by(army))
         .select_related("category", "officer_rank")
         .prefetch_related(
             "rules",
@@ -127,6 +124,15 @@ def army(request: HttpRequest, system_key: str, army_key: str) -> HttpResponse:
     weapons = sorted(carried.values(), key=lambda weapon: weapon.position)
     context = {"system": army.system, "army": army, "units": units, "weapons": weapons}
     return render(request, "lists/army.html", context)
+
+
+def _fielded_by(army: Army) -> Q:
+    """The units an army fields, as GameData.available_units has them: its own, those it borrows (a theatre
+    list: its nation's, only those named where it names some) and those of armies shared with every army."""
+    borrowed = Q(army__in=army.borrows_from.all())
+    if army.borrow_units:
+        borrowed &= Q(key__in=army.borrow_units)
+    return Q(army=army) | borrowed | Q(army__system=army.system_id, army__shared=True)
 
 
 def _prices_in(unit: UnitType, army_key: str) -> list[dict]:

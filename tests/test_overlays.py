@@ -18,7 +18,7 @@ def version(page: str) -> str:
 
 
 def unit_points(page: str, unit_id: int) -> int:
-    return int(re.search(rf'id="unit-{unit_id}-points">(\d+) p', page).group(1))
+    return int(re.search(rf'id="unit-{unit_id}-points">\s*<span class="points">(\d+) pts', page).group(1))
 
 
 def total(page: str) -> int:
