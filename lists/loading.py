@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, connections, transaction
 
 from lists import game_data_sections as sections
 from lists import models
@@ -230,6 +230,19 @@ def game_data(system: models.GameSystem) -> GameData:
             cached = _build_game_data(system)
             _cache[system.key] = cached
     return cached
+
+
+def warm_game_data() -> None:
+    """Build every loaded game's data ahead of the first request (before a server forks its workers);
+    a database not migrated or loaded yet is left for the first request. Closes the connections it
+    opened, so no forked worker shares one."""
+    try:
+        for system in models.GameSystem.objects.all():
+            game_data(system)
+    except DatabaseError:
+        pass
+    finally:
+        connections.close_all()
 
 
 def _build_game_data(system: models.GameSystem) -> GameData:
