@@ -292,7 +292,7 @@ class QualityCost(models.Model):
     per_extra_model = models.PositiveIntegerField(null=True, blank=True)
     armies = models.JSONField(default=list, blank=True)  # army keys offering this quality; empty: any army
     army_points = models.JSONField(default=dict, blank=True)  # army key -> its theatre's own price, where it differs
-    sizes = models.JSONField(default=dict, blank=True)  # this quality's own base_size, min_size, max_size
+    sizes = models.JSONField(default=dict, blank=True)  # this quality's own base_size, min_size, max_size, min_own_size
     citation = models.JSONField(null=True, blank=True)
 
     class Meta:

@@ -74,6 +74,9 @@ class QualityCost(Strict):
     base_size: int | None = Field(default=None, ge=0)
     min_size: int | None = Field(default=None, ge=0)
     max_size: int | None = Field(default=None, ge=0)
+    # The least men of its own beside those options add, where the men's own least numbers set it (a Polish
+    # Dragoons Section keeps its NCO and five soldiers when a Soldier with BAR joins).
+    min_own_size: int | None = Field(default=None, ge=0)
     citation: Citation | None = None
 
 

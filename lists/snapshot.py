@@ -127,6 +127,7 @@ class QualityPrice:
     base_size: int | None = None  # the men its price covers, where they differ from the unit's listed men
     min_size: int | None = None  # its own size range, where it differs from the unit's
     max_size: int | None = None
+    min_own_size: int | None = None  # the least men of its own, beside those its options add
 
     def points_in(self, army_key: str) -> int:
         """The price in this army list: its theatre's own, where the data sets one."""
@@ -191,6 +192,11 @@ class UnitTypeInfo:
         low = price.min_size if price and price.min_size is not None else self.min_size
         high = price.max_size if price and price.max_size is not None else self.max_size
         return low, high
+
+    def min_own_size(self, quality: str | None) -> int:
+        """The least men a unit of this quality keeps of its own, whatever men its options add."""
+        price = self.quality_prices.get(quality) if quality else None
+        return price.min_own_size or 0 if price else 0
 
     def listed_size(self, quality: str | None) -> int:
         """The men a unit of this quality's price covers: the quality's own, else the unit's listed men."""
@@ -331,10 +337,12 @@ class UnitChoice:
     @property
     def own_size(self) -> int:
         """The unit's own men: its size, or, left as listed, the listed men less those its options add in
-        their place (a listed section of five with a Bren gunner is four riflemen and the gunner)."""
+        their place (a listed section of five with a Bren gunner is four riflemen and the gunner), never
+        fewer than the least it keeps of its own (a Polish section's six stay when a BAR man joins)."""
         if self.size is not None:
             return self.size
-        return max(0, self.unit_type.listed_size(self.quality) - self.added_in_size)
+        listed = self.unit_type.listed_size(self.quality)
+        return max(0, listed - self.added_in_size, self.unit_type.min_own_size(self.quality))
 
     @property
     def size_counted(self) -> int:

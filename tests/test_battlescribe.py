@@ -147,7 +147,8 @@ def test_a_rule_the_base_pack_has_links_to_its_own_summary(converted):
 
 
 def test_squad_men_give_the_size_range_the_base_cost_and_the_cost_per_extra_man(converted):
-    """g-members: 5 to 10 men; m-nco 10 pts (min 1), m-soldier 10 pts (min 4, max 9)."""
+    """g-members: 5 to 10 men; m-nco 10 pts (min 1), m-soldier 10 pts (min 4, max 9). The Soldier with LMG
+    the squad may add joins its NCO and four soldiers: their least numbers are the squad's own least."""
     squad = _unit(converted, "Rifle Squad")
     assert (squad["min_size"], squad["max_size"]) == (5, 10)
     assert squad["qualities"] == [
@@ -155,6 +156,7 @@ def test_squad_men_give_the_size_range_the_base_cost_and_the_cost_per_extra_man(
             "quality": "regular",
             "points": 50,
             "per_extra_model": 10,
+            "min_own_size": 5,
             "citation": {"source": "BSData/boltaction", "entry": "Armies of Testland.cat: l-squad (Rifle Squad)"},
         }
     ]

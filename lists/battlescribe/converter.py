@@ -7,7 +7,7 @@ from xml.etree.ElementTree import Element
 
 from lists.battlescribe.conditions import conditions_hold
 from lists.battlescribe.constraints import constraint_value, modified_value
-from lists.battlescribe.names import CATEGORY_KINDS, DICE, RULE_ALIASES, SOURCE, WEAPON_ALIASES, slug
+from lists.battlescribe.names import CATEGORY_KINDS, DICE, RULE_ALIASES, SOURCE, WEAPON_ALIASES, quality_of, slug
 from lists.battlescribe.nodes import Army, Node, Report
 from lists.battlescribe.reader import DataFile, Library
 from lists.battlescribe.summaries import RuleSummary
@@ -167,6 +167,13 @@ class Converter:
                 if key and key not in keys:
                     keys.append(key)
         return keys
+
+    def quality_profile(self, node: Node, catalogue: DataFile) -> str | None:
+        """The quality a man's "Unit Quality" profile names (a Canadian sniper's Veteran), if any."""
+        for profile in self.profiles_of(node, catalogue):
+            if profile.get("typeName") == "Unit Quality":
+                return quality_of(profile.get("name", ""))
+        return None
 
     def vehicle_profile(self, node: Node, catalogue: DataFile) -> dict[str, str] | None:
         for profile in self.profiles_of(node, catalogue):

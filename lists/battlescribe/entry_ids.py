@@ -17,6 +17,7 @@ from lists.battlescribe.converter import Converter
 from lists.battlescribe.names import QUALITIES, THEATRE_SELECTOR
 from lists.battlescribe.nodes import Node
 from lists.battlescribe.reader import DataFile
+from lists.battlescribe.units import is_quality_entry
 
 FILE_NAME = "battlescribe-ids.json"
 MAX_DEPTH = 12  # links may point back up the tree; no real entry is nested this deep
@@ -164,4 +165,6 @@ def _walk(
         node.cost,
     ]
     for child in converter.children(node, catalogue):
-        _walk(converter, catalogue, child, chain_links, "", "", chain, tree, depth + 1)
+        # A quality entry with its own men straight under an entry (no price group) is a quality all the same.
+        kind = "quality" if not child.is_group and is_quality_entry(converter, child, catalogue) else ""
+        _walk(converter, catalogue, child, chain_links, "", kind, chain, tree, depth + 1)

@@ -4,7 +4,7 @@ and per-man options (an option whose price the men pay, each while it is taken).
 from __future__ import annotations
 
 from lists.battlescribe.conditions import signed
-from lists.battlescribe.names import role_of, slug, whole, without_quality
+from lists.battlescribe.names import quality_of, role_of, slug, whole, without_quality
 from lists.battlescribe.nodes import Node
 from lists.battlescribe.unit_part import Part
 
@@ -34,11 +34,9 @@ class MenMixin:
                 continue
             part.points += count * each
             counted += count
-            weapons = self.converter.weapons_of(child, self.catalogue)
-            for grandchild in self.converter.children(child, self.catalogue):
-                if not grandchild.is_group and (grandchild.limit("min") or 0) >= 1:
-                    weapons += [w for w in self.converter.weapons_of(grandchild, self.catalogue) if w not in weapons]
+            weapons = self.compulsory_weapons(child)
             line = {"count": count, "role": role_of(child.name, self.kind), "name": child.name, "weapons": weapons}
+            line["_quality"] = quality_of(child.name) or self.converter.quality_profile(child, self.catalogue)
             part.composition.append(line)
             for choice in choices:
                 self.weapon_choice(child, count, most, choice, part, line)
@@ -49,16 +47,32 @@ class MenMixin:
                     part.per_extra = each
                     line["extra"] = True
         extra_line = next((line for line in part.composition if line.get("extra")), None)
+        if any(o.get("in_size") for o in part.options):
+            # The men's own least numbers bind beside the men options add (a Soldier with BAR joins five soldiers).
+            part.min_own_size = counted
         if counted < low and extra_line is not None and part.per_extra is not None:
             # The group's least size rules: the men it adds are the kind that may be added.
             extra_line["count"] += low - counted
             part.points += (low - counted) * part.per_extra
             self.report.pattern("a squad's least size above its men's least counts: filled with the men one may add")
+        elif counted > low:
+            # Each man's own least number binds too: BattleScribe refuses fewer, whatever the group allows.
+            part.min_size = counted
+            self.report.pattern("a squad's least size below its men's least counts: their sum used")
         elif counted != low:
             self.report.pattern("a squad's least size differs from the sum of its men's least counts")
         for line in part.composition:
             line.pop("extra", None)
         self.report.pattern("model group read as the unit's size and cost per extra man")
+
+    def compulsory_weapons(self, node: Node) -> list[str]:
+        """The weapons an entry carries: its own, and those of its compulsory contents at any depth (an NCO's
+        "M1 Garand rifle or carbine" holding the rifle)."""
+        weapons = self.converter.weapons_of(node, self.catalogue)
+        for child in self.converter.children(node, self.catalogue):
+            if not child.is_group and (child.limit("min") or 0) >= 1:
+                weapons += [w for w in self.compulsory_weapons(child) if w not in weapons]
+        return weapons
 
     def weapon_choices(self, man: Node) -> list[tuple[Node, Node, float, list[str]]]:
         """A man's compulsory one-of weapon groups (an NCO's Rifle or SMG, min 1 and max 1), each as
@@ -168,6 +182,7 @@ def quality_shape(part: Part, ordered: list[tuple[str, Part]]) -> dict:
         "base_size": men_of(composition),
         "min_size": part.min_size if part.min_size is not None else first.min_size,
         "max_size": part.max_size if part.max_size is not None else first.max_size,
+        "min_own_size": None,
     }
 
 
@@ -177,7 +192,7 @@ def own_shape(shape: dict, extra: Part) -> dict:
     own = {}
     if extra.composition and men_of(extra.composition) != shape["base_size"]:
         own["base_size"] = men_of(extra.composition)
-    for key in ("min_size", "max_size"):
+    for key in ("min_size", "max_size", "min_own_size"):
         value = getattr(extra, key)
         if value is not None and value != shape[key]:
             own[key] = value

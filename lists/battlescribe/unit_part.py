@@ -13,6 +13,7 @@ class Part:
     per_extra: float | None = None
     min_size: int | None = None
     max_size: int | None = None
+    min_own_size: int | None = None  # the least men of its own, beside those its options add
     composition: list[dict] = field(default_factory=list)
     weapons: list[str] = field(default_factory=list)
     rules: list[str] = field(default_factory=list)

@@ -109,8 +109,14 @@ class UnitBuilder(MenMixin, OptionsMixin):
         return total
 
     def walk(self, node: Node, part: Part) -> Part:
-        for child in self.converter.children(node, self.catalogue):
-            if child.id in self.skip_ids:
+        children = [c for c in self.converter.children(node, self.catalogue) if c.id not in self.skip_ids]
+        # Quality entries holding their own men beside the unit's other contents (no price group around them).
+        loose = [c for c in children if not c.is_group and is_quality_entry(self.converter, c, self.catalogue)]
+        if loose:
+            self.qualities(loose, part)
+            self.report.pattern("quality entries holding their men, with no price group around them: read as qualities")
+        for child in children:
+            if child in loose:
                 continue
             if child.is_group:
                 self.group(child, part)
@@ -118,27 +124,37 @@ class UnitBuilder(MenMixin, OptionsMixin):
                 self.entry(child, part)
         return part
 
+    def qualities(self, entries: list[Node], part: Part) -> None:
+        """Entries named Inexperienced/Regular/Veteran: each a quality with its own price and contents."""
+        for child in entries:
+            quality = Part(points=child.cost)
+            if any(m.get("field") == "hidden" for m in child.modifiers()) or child.hidden:
+                shown = [key for key in self.converter.visible_in(child, self.army) if key in self.unit_shown]
+                if not shown:
+                    self.report.pattern("a quality hidden in every list showing the unit: left out")
+                    continue
+                if len(shown) < len(self.unit_shown):
+                    quality.armies = shown
+                    self.report.pattern("a quality some theatre lists hide: offered only in the others")
+            quality.army_changes = self.theatre_changes(child)
+            quality.option_changes = self.option_changes(child)
+            self.walk(child, quality)
+            part.qualities[quality_name(child.name)] = quality
+
     def group(self, group: Node, part: Part) -> None:
         entries = [c for c in self.converter.children(group, self.catalogue) if not c.is_group]
         names = [quality_name(c.name) for c in entries]
         low, high = group.limit("min") or 0, group.limit("max")
         if entries and all(name in QUALITIES for name in names):
-            for child in entries:
-                quality = Part(points=child.cost)
-                if any(m.get("field") == "hidden" for m in child.modifiers()) or child.hidden:
-                    shown = [key for key in self.converter.visible_in(child, self.army) if key in self.unit_shown]
-                    if not shown:
-                        self.report.pattern("a quality hidden in every list showing the unit: left out")
-                        continue
-                    if len(shown) < len(self.unit_shown):
-                        quality.armies = shown
-                        self.report.pattern("a quality some theatre lists hide: offered only in the others")
-                quality.army_changes = self.theatre_changes(child)
-                quality.option_changes = self.option_changes(child)
-                self.walk(child, quality)
-                part.qualities[quality_name(child.name)] = quality
+            self.qualities(entries, part)
             self.report.pattern("price group (Inexperienced/Regular/Veteran) read as qualities")
             return
+        if low == 0 and high is None and entries and all(c.entry_type == "model" and c.limit("min") for c in entries):
+            # A group of men with no size of its own (a sniper and his spotter): their own counts are its size.
+            low = int(sum(c.limit("min") or 0 for c in entries))
+            most = [c.limit("max") for c in entries]
+            high = None if None in most else int(sum(most))
+            self.report.pattern("a group of men with no size of its own: its men's least and most counts")
         if low >= 1 and (high is None or high > 1):
             self.models(group, entries, part, int(low), None if high is None else int(high))
             return
@@ -289,6 +305,8 @@ class UnitBuilder(MenMixin, OptionsMixin):
             if extra.armies:
                 entry["armies"] = extra.armies
             entry |= own_shape(shape, extra)
+            if part.min_own_size is not None and "min_own_size" not in entry:
+                entry["min_own_size"] = part.min_own_size  # the unit's men, outside its price group
             changes = {key: part.army_changes.get(key, 0) + extra.army_changes.get(key, 0) for key in self.unit_shown}
             if any(changes.values()):
                 entry["army_points"] = {key: whole(cost + change) for key, change in sorted(changes.items()) if change}
@@ -317,15 +335,23 @@ class UnitBuilder(MenMixin, OptionsMixin):
     ) -> bool:
         """A unit with no price group: one quality its men's names give, else a price of its own; False
         (reported) when it has no price at all."""
-        named = {quality_of(line["name"]) for line in composition} - {None}
+        # Each man's quality: from his name (Regular NCO), else from his "Unit Quality" profile.
+        named = {line.get("_quality") or quality_of(line["name"]) for line in composition} - {None}
         citation = {"source": SOURCE, "entry": f"{self.catalogue.name}: {name_node.id} ({name_node.name})"}
         if len(named) == 1:
             entry = {"quality": named.pop(), "points": whole(part.points)}
             if part.per_extra is not None and part.min_size is not None:
                 entry["per_extra_model"] = whole(part.per_extra)
+            if part.min_own_size is not None:
+                entry["min_own_size"] = part.min_own_size
             entry["citation"] = citation
             qualities.append(entry)
             self.report.pattern("quality read from the men's names (Regular NCO, Regular Soldier)")
+        elif part.points == 0 and not self.converter.children(name_node, self.catalogue) and not composition:
+            # The Netherlands' "Turret-mounted AT rifle": the game system's weapon entry linked among the units.
+            why = "an upgrade of no cost and no contents linked among the units (a data error): nothing to add"
+            self.report.skip(where, name_node.id, why)
+            return False
         elif part.points == 0:
             self.report.skip(where, name_node.id, "no price found (a structure the converter does not read)")
             return False
@@ -345,6 +371,7 @@ class UnitBuilder(MenMixin, OptionsMixin):
             ]
         for line in composition:
             line["weapons"] = counted(line["weapons"])
+            line.pop("_quality", None)
         if qualities > 1:
             # The men are listed from the first quality's entry: "Inexperienced NCO" is any quality's NCO.
             composition = [line | {"name": without_quality(line["name"])} for line in composition]
@@ -391,13 +418,42 @@ def name_men_carrying(options: list[dict], composition: list[dict], qualities: i
                 option["model"] = carrier
 
 
+def holds_men(converter: Converter, node: Node, catalogue: DataFile) -> bool:
+    """An entry with its own men: a group holding a model entry."""
+    return any(
+        group.is_group and any(c.entry_type == "model" for c in converter.children(group, catalogue))
+        for group in converter.children(node, catalogue)
+    )
+
+
+def is_quality_entry(converter: Converter, node: Node, catalogue: DataFile) -> bool:
+    """An entry named after a quality that holds its own men (a Polish Dragoons Section's Veteran)."""
+    return quality_name(node.name) in QUALITIES and holds_men(converter, node, catalogue)
+
+
 def has_price_group(converter: Converter, node: Node, catalogue: DataFile) -> bool:
-    """An entry priced by quality (it holds an Inexperienced/Regular/Veteran group)."""
-    for group in converter.children(node, catalogue):
-        names = [quality_name(c.name) for c in converter.children(group, catalogue) if not c.is_group]
-        if group.is_group and names and all(name in QUALITIES for name in names):
+    """An entry priced by quality: it holds an Inexperienced/Regular/Veteran group, or quality entries with
+    their own men, directly or inside a compulsory entry."""
+    for child in converter.children(node, catalogue):
+        if child.is_group:
+            names = [quality_name(c.name) for c in converter.children(child, catalogue) if not c.is_group]
+            if names and all(name in QUALITIES for name in names):
+                return True
+        elif is_quality_entry(converter, child, catalogue):
+            return True
+        elif (child.limit("min") or 0) >= 1 and has_price_group(converter, child, catalogue):
             return True
     return False
+
+
+def is_whole_unit(converter: Converter, node: Node, catalogue: DataFile) -> bool:
+    """An entry that makes a unit of its own: a unit, one priced by quality, or a variant with its own men
+    (an Alpini Infantry Section among the Section's kinds)."""
+    return (
+        node.entry_type == "unit"
+        or has_price_group(converter, node, catalogue)
+        or holds_men(converter, node, catalogue)
+    )
 
 
 def nested_units(converter: Converter, node: Node, catalogue: DataFile) -> tuple[Node | None, list[Node]]:
@@ -406,8 +462,12 @@ def nested_units(converter: Converter, node: Node, catalogue: DataFile) -> tuple
     for child in children:
         if child.is_group:
             entries = [c for c in converter.children(child, catalogue) if not c.is_group]
-            units = all(c.entry_type == "unit" or has_price_group(converter, c, catalogue) for c in entries)
-            if entries and units:
+            # An entry hidden by default that is no unit (a Commissar beside a Major) is judged by where it shows.
+            if entries and all(quality_name(c.name) in QUALITIES for c in entries):
+                continue  # a price group: one unit's qualities
+            units = [c for c in entries if is_whole_unit(converter, c, catalogue)]
+            others = [c for c in entries if c not in units]
+            if units and all(c.hidden and c.cost for c in others):
                 return child, entries
     # An entry of no price of its own holding priced units directly (a Commonwealth free Forward Observer).
     entries = [c for c in children if not c.is_group]

@@ -35,6 +35,19 @@ def unit_size_findings(roster: RosterSnapshot) -> list[Finding]:
                     unit_type.name,
                 )
             )
+        own_least = unit_type.min_own_size(unit.quality)
+        if unit.size is not None and unit.size < own_least and unit.added_in_size:
+            findings.append(
+                error(
+                    "unit.size",
+                    f"{unit.label} has {unit.size} men of its own beside the {unit.added_in_size} its options add; "
+                    f"a {unit_type.name} keeps at least {own_least} of its own.",
+                    f"Set its size to at least {own_least}: the men its options add come on top.",
+                    unit_type.key,
+                    unit,
+                    unit_type.name,
+                )
+            )
         findings += _required_options(roster, unit)
         groups: dict[str, list[str]] = {}
         for option, count in unit.chosen_options:
