@@ -432,7 +432,9 @@ def _write_compositions(
                     per_extra_model=cost.per_extra_model,
                     armies=cost.armies,
                     army_points=cost.army_points,
-                    sizes=cost.model_dump(include={"base_size", "min_size", "max_size", "min_own_size"}, exclude_none=True),
+                    sizes=cost.model_dump(
+                        include={"base_size", "min_size", "max_size", "min_own_size"}, exclude_none=True
+                    ),
                     citation=_dump(cost.citation),
                 )
             )

@@ -102,8 +102,12 @@ BAR = "Regular Soldier with Bar Automatic Rifle"
 
 def test_a_bar_man_joins_the_dragoons_own_six_and_five_of_their_own_are_refused(tmp_path):
     squadron = "poland-1939-polish-cavalry-squadron"
-    six = judged(tmp_path, squadron, [f"{{unit: poland-dragoons-section, quality: Regular, size: 6, options: [{BAR}]}}"])
+    six = judged(
+        tmp_path, squadron, [f"{{unit: poland-dragoons-section, quality: Regular, size: 6, options: [{BAR}]}}"]
+    )
     assert (six["points"], codes(six) & {"unit.size"}) == (75, set())
-    five = judged(tmp_path, squadron, [f"{{unit: poland-dragoons-section, quality: Regular, size: 5, options: [{BAR}]}}"])
+    five = judged(
+        tmp_path, squadron, [f"{{unit: poland-dragoons-section, quality: Regular, size: 5, options: [{BAR}]}}"]
+    )
     refused = [f for f in five["findings"] if f["code"] == "unit.size"]
     assert len(refused) == 1 and "at least 6" in refused[0]["message"], five["findings"]

@@ -439,9 +439,11 @@ def has_price_group(converter: Converter, node: Node, catalogue: DataFile) -> bo
             names = [quality_name(c.name) for c in converter.children(child, catalogue) if not c.is_group]
             if names and all(name in QUALITIES for name in names):
                 return True
-        elif is_quality_entry(converter, child, catalogue):
-            return True
-        elif (child.limit("min") or 0) >= 1 and has_price_group(converter, child, catalogue):
+        elif (
+            is_quality_entry(converter, child, catalogue)
+            or (child.limit("min") or 0) >= 1
+            and has_price_group(converter, child, catalogue)
+        ):
             return True
     return False
 

@@ -1,7 +1,7 @@
 """Unit size and options: men within the entry's range, options within their limits."""
 
 from lists.rules.finding import Finding, counted, error
-from lists.snapshot import RosterSnapshot
+from lists.snapshot import RosterSnapshot, UnitChoice
 
 
 def _size_fix(span: str, added: int) -> str:
@@ -11,43 +11,47 @@ def _size_fix(span: str, added: int) -> str:
     return f"Change its size or options so it has {span} men, counting the {added} its options add."
 
 
+def _size_findings(unit: UnitChoice) -> list[Finding]:
+    """The unit's men against its size range, and its own men against the least it keeps of its own."""
+    findings: list[Finding] = []
+    unit_type = unit.unit_type
+    size = unit.size_counted
+    low, high = unit_type.size_range(unit.quality)
+    if (low is not None and size < low) or (high is not None and size > high):
+        span = (
+            f"{low}–{high}" if low is not None and high is not None else f"at least {low}" if low else f"at most {high}"
+        )
+        findings.append(
+            error(
+                "unit.size",
+                f"{unit.label} has {size} men; a {unit_type.name} has {span}.",
+                _size_fix(span, unit.added_in_size),
+                unit_type.key,
+                unit,
+                unit_type.name,
+            )
+        )
+    own_least = unit_type.min_own_size(unit.quality)
+    if unit.size is not None and unit.size < own_least and unit.added_in_size:
+        findings.append(
+            error(
+                "unit.size",
+                f"{unit.label} has {unit.size} men of its own beside the {unit.added_in_size} its options add; "
+                f"a {unit_type.name} keeps at least {own_least} of its own.",
+                f"Set its size to at least {own_least}: the men its options add come on top.",
+                unit_type.key,
+                unit,
+                unit_type.name,
+            )
+        )
+    return findings
+
+
 def unit_size_findings(roster: RosterSnapshot) -> list[Finding]:
     findings: list[Finding] = []
     for unit in roster.units:
         unit_type = unit.unit_type
-        size = unit.size_counted
-        low, high = unit_type.size_range(unit.quality)
-        if (low is not None and size < low) or (high is not None and size > high):
-            span = (
-                f"{low}–{high}"
-                if low is not None and high is not None
-                else f"at least {low}"
-                if low
-                else f"at most {high}"
-            )
-            findings.append(
-                error(
-                    "unit.size",
-                    f"{unit.label} has {size} men; a {unit_type.name} has {span}.",
-                    _size_fix(span, unit.added_in_size),
-                    unit_type.key,
-                    unit,
-                    unit_type.name,
-                )
-            )
-        own_least = unit_type.min_own_size(unit.quality)
-        if unit.size is not None and unit.size < own_least and unit.added_in_size:
-            findings.append(
-                error(
-                    "unit.size",
-                    f"{unit.label} has {unit.size} men of its own beside the {unit.added_in_size} its options add; "
-                    f"a {unit_type.name} keeps at least {own_least} of its own.",
-                    f"Set its size to at least {own_least}: the men its options add come on top.",
-                    unit_type.key,
-                    unit,
-                    unit_type.name,
-                )
-            )
+        findings += _size_findings(unit)
         findings += _required_options(roster, unit)
         groups: dict[str, list[str]] = {}
         for option, count in unit.chosen_options:
