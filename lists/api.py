@@ -270,6 +270,8 @@ def _unit_options(system: models.GameSystem, unit: models.UnitType) -> list[dict
             "quality_points": o.quality_points,
             "qualities": o.qualities,
             "points_with": o.points_with,
+            "max_with": o.max_with,
+            "min_if_taken": o.min_if_taken,
             "points_once": o.points_once,
             "percent": o.percent or None,
             "copies_unit": o.copies_unit,

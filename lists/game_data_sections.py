@@ -191,6 +191,8 @@ _OPTION_COLUMNS = (
     "quality_points",
     "quality_max",
     "points_with",
+    "max_with",
+    "min_if_taken",
     "least_in",
     "points_once",
     "percent",
@@ -328,7 +330,9 @@ def unit_types(
             category_kind=row["category__kind"],
             quality_prices=dict(prices.get(row["id"], [])),
             composition=tuple(lines.get(row["id"], [])),
-            force_limits=tuple(ForceLimitInfo(**limit) for limit in row["force_limits"]),
+            force_limits=tuple(
+                ForceLimitInfo(**(limit | {"armies": tuple(limit.get("armies", ()))})) for limit in row["force_limits"]
+            ),
             officer_rank=row["officer_rank__key"],
             officer_ranks=tuple(unit_ranks.get(row["id"], [])),
             options=options.by_unit.get(row["id"], {}),

@@ -324,6 +324,8 @@ class UnitOption(models.Model):
     quality_points = models.JSONField(default=dict, blank=True)  # quality key -> points, where they differ
     quality_max = models.JSONField(default=dict, blank=True)  # quality key -> its own lower limit
     points_with = models.JSONField(default=dict, blank=True)  # option key -> points more each while it is taken
+    max_with = models.JSONField(default=dict, blank=True)  # option key -> its greatest number while it is taken
+    min_if_taken = models.PositiveIntegerField(null=True, blank=True)  # taken at all, at least this often
     needs_units = models.JSONField(default=list, blank=True)  # unit keys, one of which its force must hold
     least_in = models.JSONField(default=dict, blank=True)  # army key -> how often its units must take it
     qualities = models.JSONField(default=list, blank=True)  # quality keys it is offered to; empty: any quality

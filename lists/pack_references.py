@@ -207,6 +207,8 @@ class _ReferenceCheck:
                 self.need(
                     located, f".force_limits.{index}.organisation", limit.organisation, "organisations", "organisation"
                 )
+                for a_index, army_key in enumerate(limit.armies):
+                    self.need(located, f".force_limits.{index}.armies.{a_index}", army_key, "armies", "army")
             for index, cost in enumerate(unit.qualities):
                 self.need(located, f".qualities.{index}.quality", cost.quality, "qualities", "troop quality")
                 for a_index, army_key in enumerate(cost.armies):
@@ -249,9 +251,10 @@ class _ReferenceCheck:
         for n_index, needed in enumerate(option.needs_units):
             self.need(located, f"{path}.needs_units.{n_index}", needed, "units", "unit")
         offered = {other.key for other in unit.options}
-        for other in option.points_with:
-            if other not in offered or other == option.key:
-                self.error(located, f"{path}.points_with", f"{other!r} is not another option of the unit")
+        for field_name in ("points_with", "max_with"):
+            for other in getattr(option, field_name):
+                if other not in offered or other == option.key:
+                    self.error(located, f"{path}.{field_name}", f"{other!r} is not another option of the unit")
 
     def organisations(self) -> None:
         for located in self.pack.sections["organisations"]:

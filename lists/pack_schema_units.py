@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, NonNegativeInt, field_validator, model_validator
+from pydantic import Field, NonNegativeInt, PositiveInt, field_validator, model_validator
 
 from lists.pack_schema_base import Citation, Key, ModelRole, Name, SourceId, SourceRef, Strict, Text, UnitKind, Year
 
@@ -106,6 +106,11 @@ class Option(Strict):
     quality_max: dict[Key, NonNegativeInt] = {}  # a unit of this quality takes it at most so often, where less
     # Each one costs this much more (or less) while another option of the unit is taken too (Cavalry: +5 a man).
     points_with: dict[Key, int] = {}
+    # At most this many while another option of the unit is taken (a Major's Veteran Soldiers: five beside
+    # a Royal Marine Officer, else two).
+    max_with: dict[Key, PositiveInt] = {}
+    # Taken at all, at least this often (an LVT4's pintle HMGs: both mounts or neither).
+    min_if_taken: PositiveInt | None = None
     # Taken only while its force holds one of these units (a Forward Observer's Cavalry: beside a cavalry unit).
     needs_units: list[Key] = []
     # Army lists whose units must take it at least so often (a theatre making an officer's upgrade compulsory).
@@ -139,6 +144,7 @@ class ForceLimit(Strict):
     max: NonNegativeInt | None = None
     group: SourceId | None = None  # units sharing a group count together (an officer entry's ranks)
     group_name: Name | None = None  # what the group is called in a finding ("Officer")
+    armies: list[Key] = []  # only in these army lists (a theatre asking for a Warlord); empty: every list
     source_id: SourceId | None = None  # the data's constraint
 
 

@@ -511,6 +511,8 @@ def _write_options(pack: Pack, game, units: dict, weapons: dict, ranks: dict) ->
                 "quality_points": option.quality_points,
                 "quality_max": option.quality_max,
                 "points_with": option.points_with,
+                "max_with": option.max_with,
+                "min_if_taken": option.min_if_taken,
                 "needs_units": option.needs_units,
                 "least_in": option.least_in,
                 "qualities": option.qualities,

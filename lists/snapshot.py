@@ -107,6 +107,8 @@ class OptionInfo:
     quality_points: dict[str, int] = field(default_factory=dict)  # points for a unit of this quality
     quality_max: dict[str, int] = field(default_factory=dict)  # a unit of this quality's own lower limit
     points_with: dict[str, int] = field(default_factory=dict)  # option key -> points more each while it is taken
+    max_with: dict[str, int] = field(default_factory=dict)  # option key -> its greatest number while that is taken
+    min_if_taken: int | None = None  # taken at all, at least this often
     least_in: dict[str, int] = field(default_factory=dict)  # army key -> how often a unit must take it there
     needs_units: tuple[str, ...] = ()  # unit keys, one of which the unit's force must hold to take it
     qualities: tuple[str, ...] = ()  # only units of these qualities may take it; empty: any quality
@@ -143,6 +145,7 @@ class ForceLimitInfo:
     max: int | None = None
     group: str | None = None
     group_name: str | None = None
+    armies: tuple[str, ...] = ()  # only in these army lists; empty: every list
     source_id: str | None = None
 
 

@@ -48,8 +48,8 @@ class Refusal:
 
 
 def option_max(option: OptionInfo) -> int:
-    """How many times an option may be bought at most."""
-    return option.max if option.max is not None else OPTION_COUNT_MAX
+    """How many times an option may be bought at most (the most another option taken beside it allows)."""
+    return max([option.max, *option.max_with.values()]) if option.max is not None else OPTION_COUNT_MAX
 
 
 def open_options(unit_type: UnitTypeInfo, army_key: str, quality: str | None = None) -> list[OptionInfo]:

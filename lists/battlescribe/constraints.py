@@ -45,15 +45,29 @@ def outer_limits(node: Node) -> list[float]:
     ]
 
 
+def shared_least(node: Node) -> dict[str, list[str]]:
+    """A least number of a root entry that drops by one for each selection of other entries in its force
+    (Belgium's Infantry Section: two a force, less one per Inexperienced Infantry Section): the constraint id
+    -> the entries counting toward it."""
+    shared: dict[str, list[str]] = {}
+    for modifier in node.modifiers():
+        repeats = modifier.findall("repeats/repeat")
+        one_each = all(number(r.get("value")) == 1 and r.get("scope") in ("parent", "force") for r in repeats)
+        if modifier.get("type") == "decrement" and number(modifier.get("value")) == 1 and repeats and one_each:
+            shared.setdefault(modifier.get("field", ""), []).extend(r.get("childId", "") for r in repeats)
+    return shared
+
+
 def unit_constraints(node: Node, report: Report) -> list[Element]:
     """A root entry's max constraints counting its force or roster (a root entry's parent is its force);
-    its min constraints there are reported."""
+    its least numbers per force are force limits (lists/battlescribe/force_limits.py), per roster reported."""
     found = []
     for constraint in node.constraints():
         if constraint.get("scope") not in ("force", "roster", "parent") or constraint.get("field") != "selections":
             continue
         if constraint.get("type") != "max":
-            report.pattern(f"a unit's {constraint.get('type')} per {constraint.get('scope')} not carried")
+            if constraint.get("scope") == "roster":
+                report.pattern(f"a unit's {constraint.get('type')} per roster not carried")
             continue
         found.append(constraint)
     return found

@@ -9,6 +9,7 @@ one entry splits into (an officer entry's ranks) share the entry as their
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from xml.etree.ElementTree import Element
 
 from lists.battlescribe.reader import DataFile
@@ -19,31 +20,46 @@ def force_organisations(system: DataFile, organisation_key) -> dict[str, str]:
     return {force.get("id", ""): organisation_key(force) for force in system.root.iter("forceEntry")}
 
 
-def modified_constraint_ids(elements: list[Element]) -> set[str]:
-    """Ids of constraints some modifier of these elements changes (a theatre raising a limit)."""
-    return {modifier.get("field", "") for element in elements for modifier in element.findall("modifiers/modifier")}
-
-
 def force_limits(
-    constraints: list[Element], modified: set[str], organisations: dict[str, str], group: tuple[str, str] | None
-) -> tuple[list[dict], int]:
-    """The limits per kind of force that `constraints` set, and how many of them a modifier changes
-    (those are not carried: the caller reports them). `group` is (entry id, name) for split units."""
-    limits: dict[str, dict] = {}
-    changed = 0
+    constraints: list[Element],
+    organisations: dict[str, str],
+    group: tuple[str, str] | None,
+    value_in: Callable[[Element, str | None], float],
+    selector_keys: list[tuple[str, str]],
+    every_organisation: list[str],
+) -> list[dict]:
+    """The limits per kind of force that `constraints` set. A least number counting the unit's own force
+    (scope "force" or "parent" of a root entry) binds every organisation. `value_in(constraint, selector)`
+    is a constraint's value with that theatre selector chosen (None: none); where theatres differ, each
+    value is a limit of its own for the army lists giving it. `group` is (entry id, name) for split units."""
+    limits: dict[tuple[str, tuple[str, ...]], dict] = {}
     for constraint in constraints:
-        organisation = organisations.get(constraint.get("scope", ""))
-        kind = constraint.get("type")
-        if organisation is None or constraint.get("field") != "selections" or kind not in ("min", "max"):
+        scope, kind = constraint.get("scope", ""), constraint.get("type")
+        if constraint.get("field") != "selections" or kind not in ("min", "max"):
             continue
-        if constraint.get("id") in modified:
-            changed += 1
+        if scope in organisations:
+            targets = [organisations[scope]]
+        elif scope in ("force", "parent") and kind == "min":
+            targets = every_organisation
+        else:
             continue
-        limit = limits.setdefault(organisation, {"organisation": organisation})
-        value = int(float(constraint.get("value") or 0))
-        limit[kind] = value
-        limit.setdefault("source_id", constraint.get("id", ""))
-    for limit in limits.values():
+        by_value: dict[float, list[str]] = {}
+        for selector_id, key in selector_keys:
+            by_value.setdefault(value_in(constraint, selector_id), []).append(key)
+        by_value = by_value or {value_in(constraint, None): []}
+        for value, keys in by_value.items():
+            if value < 0 or (kind == "min" and value == 0):
+                continue  # no limit (BattleScribe's -1), or no least number
+            armies = () if len(by_value) == 1 else tuple(sorted(keys))
+            for organisation in targets:
+                limit = limits.setdefault((organisation, armies), {"organisation": organisation})
+                limit[kind] = int(value)
+                limit.setdefault("source_id", constraint.get("id", ""))
+    found = []
+    for (_, armies), limit in sorted(limits.items()):
         if group is not None:
             limit["group"], limit["group_name"] = group
-    return [limits[key] for key in sorted(limits)], changed
+        if armies:
+            limit["armies"] = list(armies)
+        found.append(limit)
+    return found

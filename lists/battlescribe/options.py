@@ -22,6 +22,8 @@ class OptionPricing:
     quality_change: dict[str, float] = field(default_factory=dict)  # quality -> a change of its price
     with_options: dict[str, float] = field(default_factory=dict)  # other option's entry id -> a change
     excludes: list[str] = field(default_factory=list)  # options whose taking sets this one's limit to 0
+    max_with: dict[str, int] = field(default_factory=dict)  # other option's entry id -> this one's limit then
+    min_if_taken: int | None = None  # taken at all, at least this often
     name_suffix: str = ""  # what the data always appends to its name
 
 
@@ -93,7 +95,7 @@ class OptionsMixin:
         selectors = {key: selector_id for selector_id, key, _ in self.army.selector_ids}
         most_in = {
             key: min(
-                (self.converter.constraint_value(child, c, {selectors[key], self.converter.force_id}) for c in limits),
+                (self.converter.constraint_value(child, c, self.chosen_with(selectors[key])) for c in limits),
                 default=None,
             )
             for key in shown
@@ -117,7 +119,7 @@ class OptionsMixin:
                 continue
             base = number(constraint.get("value"))
             for key in shown:
-                chosen = {selectors[key], self.converter.force_id}
+                chosen = self.chosen_with(selectors[key])
                 # Counted once where the option's limits are read, not again for each theatre.
                 least = constraint_value(child, constraint, chosen, Report())
                 if least >= 1 and least > base:
@@ -125,6 +127,11 @@ class OptionsMixin:
         if found:
             self.report.pattern("an option some theatre lists make compulsory: required there")
         return found
+
+    def chosen_with(self, selector_id: str) -> set[str]:
+        """What an option's limits are read with: the theatre selector, the force and the unit's own primary
+        category (a limit set while the unit is of a category counts the category the unit is in)."""
+        return {selector_id, self.converter.force_id, self.tree.primary_category} - {""}
 
     def units_beside(self, child: Node) -> frozenset[str]:
         """The entries whose presence in the force shows an option hidden otherwise (Cavalry beside a cavalry
@@ -221,6 +228,10 @@ class OptionsMixin:
             option["_with"] = pricing.with_options
         if pricing.excludes:
             option["_excludes"] = pricing.excludes
+        if pricing.max_with:
+            option["_max_with"] = pricing.max_with
+        if pricing.min_if_taken:
+            option["min_if_taken"] = pricing.min_if_taken
         if child.entry_type == "model" or MAN.search(child.name) or child.name.strip().lower() == "spotter":
             option["adds_models"] = [{"count": 1, "role": role_of(child.name, self.kind), "name": child.name}]
         return option
@@ -250,13 +261,41 @@ class OptionsMixin:
             self.report.pattern("an entry's own least number set to 0: read as the option it is")
         elif own.get(target) == "max" and kind == "set" and value == 0 and applies == "with":
             excludes.append(on)
+        elif own.get(target) == "max" and kind == "set" and applies == "with":
+            pricing.max_with[on] = int(value)
+        elif own.get(target) == "min" and kind == "set" and value > 1 and applies == "always":
+            pricing.min_if_taken = int(value)  # its condition counts the option itself: once taken, this many
+            self.report.pattern("an option's least number set once it is taken: taken at all, that often")
+        elif applies == "never" and own.get(target) in ("max", "min"):
+            self.report.without_effect(
+                f"{self.catalogue.name}: {self.root.name} / {child.name}",
+                child.id,
+                "a limit set while an entry is taken that is never selected where its condition counts",
+            )
         elif own.get(target) in ("max", "min") and self.on_theatre(modifier):
             pass  # a theatre list's own limit, read with the option's limits (option_limits, least_in)
+        elif own.get(target) in ("max", "min") and self.on_category(modifier):
+            # Read with the option's limits, the unit's primary category among what is chosen (chosen_with).
+            self.report.pattern("an option limit set while the unit is of a category: read for the unit's own")
         else:
             self.report.pattern(
                 "modifier of an option's limit not carried (it grows with other selections, or depends on"
                 " the unit's category or on another option's count)"
             )
+
+    def on_category(self, modifier: Element) -> bool:
+        """A modifier whose conditions count a category in the unit's primary-category scope (a Guards
+        Squad's second LMG, refused while it is fielded as Infantry), or theatre selectors in the force.
+
+        "equalTo 1" there counts the unit itself: it is 1 exactly when the unit is of that category."""
+        chosen = {selector_id for selector_id, _, _ in self.army.selector_ids} | {self.converter.force_id}
+        conditions = list(modifier.iter("condition"))
+        own_category = [c for c in conditions if c.get("scope") == "primary-category"]
+        theatre = [c for c in conditions if c.get("scope") == "force" and c.get("childId") in chosen]
+        counts_one = all(
+            (c.get("type"), number(c.get("value"))) in (("equalTo", 1), ("atLeast", 1)) for c in own_category
+        )
+        return bool(own_category) and counts_one and len(own_category) + len(theatre) == len(conditions)
 
     def on_theatre(self, modifier: Element) -> bool:
         """A modifier whose conditions count only theatre selectors (or the force entry) in the force."""
@@ -355,7 +394,21 @@ class OptionsMixin:
                     )
             if points_with:
                 option["points_with"] = dict(sorted(points_with.items()))
+            self.max_with_others(option, keys)
         return options
+
+    def max_with_others(self, option: dict, keys: set[str]) -> None:
+        """An option's greater limit while another option of the unit is taken (pack field max_with)."""
+        raised = {}
+        for entry_id, most in sorted(option.pop("_max_with", {}).items()):
+            other = self.option_keys.get(entry_id)
+            if other in keys and other != option["key"] and most > option.get("max", 0):
+                raised[other] = most
+                self.report.pattern("an option's limit raised while another option is taken")
+            else:
+                self.report.pattern("an option's limit set while another option is taken, not above its own: kept")
+        if raised:
+            option["max_with"] = raised
 
     def spotters_with_work(self, options: list[dict], composition: list[dict], where: str) -> list[dict]:
         """The options, less a spotter on a unit with no indirect-fire weapon (he would have nothing to spot for)."""

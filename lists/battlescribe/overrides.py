@@ -21,7 +21,9 @@ class Override(BaseModel):
 
     file: str | None = None  # the data file; None: every file
     id: str | None = None  # the element's id; None: every element with the source value
-    field: str = Field(pattern=r"^(name|cost|characteristic:.+)$")
+    # name, cost, a profile's characteristic:NAME, or modifier:FIELD (a modifier of that field dropped;
+    # source_value "TYPE VALUE", e.g. "increment 1.0", used_value "none").
+    field: str = Field(pattern=r"^(name|cost|characteristic:.+|modifier:.+)$")
     source_value: str
     used_value: str
     reason: str = Field(min_length=1)
@@ -63,6 +65,21 @@ def _characteristic_holds(element, override: Override) -> bool:
     )
 
 
+def _drop_modifier(element, override: Override) -> int:
+    """Remove the element's modifiers of field `modifier:FIELD` whose "TYPE VALUE" is the source value."""
+    if not override.field.startswith("modifier:"):
+        return 0
+    target = override.field.partition(":")[2]
+    dropped = 0
+    for holder in element.findall("modifiers"):
+        for modifier in list(holder):
+            shown = f"{modifier.get('type')} {modifier.get('value')}"
+            if modifier.get("field") == target and shown == override.source_value:
+                holder.remove(modifier)
+                dropped += 1
+    return dropped
+
+
 def apply_overrides(library: Library, overrides: list[Override]) -> list[Applied]:
     """Apply each override where the data still holds its source value; count the places."""
     applied = []
@@ -80,6 +97,8 @@ def apply_overrides(library: Library, overrides: list[Override]) -> list[Applied
             elif _characteristic_holds(element, override):
                 element.text = (element.text or "").replace(override.source_value, override.used_value)
                 count += 1
+            else:
+                count += _drop_modifier(element, override)
         applied.append(Applied(override, count))
     library.index()
     return applied

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import re
 
-from lists.battlescribe.constraints import unit_limit
+from lists.battlescribe.constraints import modified_value, shared_least, unit_limit
 from lists.battlescribe.converter import Converter
-from lists.battlescribe.force_limits import force_limits, force_organisations, modified_constraint_ids
+from lists.battlescribe.force_limits import force_limits, force_organisations
 from lists.battlescribe.forces import national_rules, organisation_key, organisations, selectors
 from lists.battlescribe.names import slug
-from lists.battlescribe.nodes import Army, Node
+from lists.battlescribe.nodes import Army, Node, Report
 from lists.battlescribe.reader import DataFile
 from lists.battlescribe.units import UnitBuilder, nested_units
 
@@ -60,6 +60,7 @@ class PackWriter:
             if node is not None:
                 self.entry(node, army, units, shown_in)
         self.needed_units(units, catalogue, shown_in)
+        self.share_limits(units)
         armies = self.armies(army, shown_in)
         self.report.counts["nations converted"] += 1
         content: dict = {"armies": armies, "units": units}
@@ -160,7 +161,7 @@ class PackWriter:
             return
         selector_keys = [(selector_id, key) for selector_id, key, _ in army.selector_ids if key in shown]
         most, army_limits, per = unit_limit(node, selector_keys, self.converter.force_id, self.report)
-        per_force = self.per_force_limits(node, (node.id, node.name) if nested else None)
+        per_force = self.per_force_limits(node, (node.id, node.name) if nested else None, selector_keys)
         if nested:
             self.report.pattern("an entry holding several whole units (officer ranks, team kinds) split into units")
         self.report.counts["entries converted"] += 1
@@ -240,14 +241,51 @@ class PackWriter:
             self.report.counts["theatre selectors converted"] += 1
         return armies
 
-    def per_force_limits(self, node: Node, group: tuple[str, str] | None) -> list[dict]:
-        """The unit's least and most per kind of force (the Reinforced Platoon's one officer)."""
+    def per_force_limits(
+        self, node: Node, group: tuple[str, str] | None, selector_keys: list[tuple[str, str]]
+    ) -> list[dict]:
+        """The unit's least and most per kind of force (the Reinforced Platoon's one officer), each theatre
+        list's own where its selector changes them; a least number other units count toward is shared."""
         organisations = force_organisations(self.converter.library.system, organisation_key)
-        limits, changed = force_limits(node.constraints(), modified_constraint_ids(node.parts()), organisations, group)
+        shared = shared_least(node)
+        for modifier in node.modifiers():
+            if modifier.find("repeats/repeat") is not None and modifier.get("field") not in shared:
+                self.report.pattern("a limit that repeats with other selections: not carried")
+
+        def value_in(constraint, selector_id: str | None) -> float:
+            chosen = {self.converter.force_id} | ({selector_id} if selector_id else set())
+            return modified_value(node, constraint, chosen, Report())  # repeats: read above (shared_least)
+
+        every = sorted(set(organisations.values()))
+        limits = force_limits(node.constraints(), organisations, group, value_in, selector_keys, every)
         for limit in limits:
+            if limit.get("armies"):
+                self.report.pattern("a unit's limit per force of one kind that a theatre changes: each list's own")
+            if limit["source_id"] in shared:
+                limit["group"] = limit["source_id"]
+                limit["_counts_also"] = shared[limit["source_id"]]
             for kind in ("min", "max"):
                 if kind in limit:
                     self.report.pattern(f"a unit's {kind} per force of one kind (an officer per Reinforced Platoon)")
-        for _ in range(changed):
-            self.report.pattern("a unit's limit per force of one kind that a theatre changes: not carried")
         return limits
+
+    def share_limits(self, units: list[dict]) -> None:
+        """A least number other units count toward (Belgium's two sections, Regular or Inexperienced): the
+        same limit on those units, one group named after them all."""
+        by_key = {unit["key"]: unit for unit in units}
+        for unit in units:
+            for limit in unit.get("force_limits", []):
+                counted = limit.pop("_counts_also", [])
+                others = [by_key[k] for entry_id in counted for k in self.unit_keys.get(entry_id, [])]
+                if counted and not others:
+                    del limit["group"]  # the entries it counts are never added: the unit's own least number
+                    why = f"a least number lowered per selection of {', '.join(counted)}, which no root entry adds"
+                    self.report.without_effect(f"{unit['army']}: {unit['name']}", limit["source_id"], why)
+                if not others:
+                    continue
+                names = list(dict.fromkeys([unit["name"], *(other["name"] for other in others)]))
+                limit["group_name"] = " or ".join(names)
+                for other in others:
+                    if not any(own.get("group") == limit["group"] for own in other.get("force_limits", [])):
+                        other.setdefault("force_limits", []).append(dict(limit))
+                self.report.pattern("a unit's least number per force that other units count toward: one limit")

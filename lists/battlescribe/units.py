@@ -155,12 +155,20 @@ class UnitBuilder(MenMixin, OptionsMixin):
             most = [c.limit("max") for c in entries]
             high = None if None in most else int(sum(most))
             self.report.pattern("a group of men with no size of its own: its men's least and most counts")
-        if low >= 1 and (high is None or high > 1):
+        if (
+            low >= 1
+            and (high is None or high > 1)
+            and not all(is_weapon(self.converter, c, self.catalogue) for c in entries)
+        ):
             self.models(group, entries, part, int(low), None if high is None else int(high))
             return
         exclusive = slug(group.name) if high == 1 else None
         if exclusive and low >= 1:
             self.compulsory_choice(group, entries, part, exclusive)
+            return
+        if low >= 1 and low == high and all(is_weapon(self.converter, c, self.catalogue) for c in entries):
+            # Weapons fitted N times (an LVT4's two pintle mounts): the default N times, the others replacing it.
+            self.compulsory_choice(group, entries, part, None, int(low))
             return
         for child in entries:
             self.option(child, part, exclusive)
@@ -193,19 +201,23 @@ class UnitBuilder(MenMixin, OptionsMixin):
                 changes[counted] = change
         return changes
 
-    def compulsory_choice(self, group: Node, entries: list[Node], part: Part, key: str) -> None:
-        """One of several, compulsory: the default is part of the unit, the others options replacing it."""
+    def compulsory_choice(self, group: Node, entries: list[Node], part: Part, key: str | None, times: int = 1) -> None:
+        """One of several, compulsory (`times` over): the default is part of the unit, the others options
+        replacing it, one each time."""
         wanted = group.element.get("defaultSelectionEntryId")
         default = next((c for c in entries if wanted in (c.id, c.element.get("id"))), entries[0])
         cost = default.cost + self.mandatory_cost(default)
         weapons = self.contents_weapons(default)
-        part.points += cost
-        part.weapons += weapons
+        part.points += cost * times
+        part.weapons += weapons * times
         part.rules += [r for r in self.converter.rule_keys_of(default, self.catalogue) if r not in part.rules]
         for child in entries:
             if child is not default:
                 self.option(child, part, key, instead_of=(cost, weapons))
-        self.report.pattern("a compulsory choice: the default in the unit, the others options replacing it")
+        if times == 1:
+            self.report.pattern("a compulsory choice: the default in the unit, the others options replacing it")
+        else:
+            self.report.pattern("weapons fitted several times: the default each time, the others options replacing it")
 
     def contents_weapons(self, node: Node) -> list[str]:
         """Weapons an entry and its direct contents describe."""
@@ -424,6 +436,11 @@ def holds_men(converter: Converter, node: Node, catalogue: DataFile) -> bool:
         group.is_group and any(c.entry_type == "model" for c in converter.children(group, catalogue))
         for group in converter.children(node, catalogue)
     )
+
+
+def is_weapon(converter: Converter, node: Node, catalogue: DataFile) -> bool:
+    """An entry that is a weapon fitted, not a man: its own weapon profile, and no model type."""
+    return node.entry_type != "model" and bool(converter.weapons_of(node, catalogue))
 
 
 def is_quality_entry(converter: Converter, node: Node, catalogue: DataFile) -> bool:

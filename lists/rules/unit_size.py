@@ -56,6 +56,21 @@ def unit_size_findings(roster: RosterSnapshot) -> list[Finding]:
         groups: dict[str, list[str]] = {}
         for option, count in unit.chosen_options:
             most = option.quality_max.get(unit.quality, option.max) if unit.quality else option.max
+            if option.min_if_taken and count < option.min_if_taken:
+                findings.append(
+                    error(
+                        "option.too_few",
+                        f"{unit.label} takes {option.name} {count} times; taken at all, it is taken"
+                        f" {option.min_if_taken} times.",
+                        f"Take it {option.min_if_taken} times, or drop it.",
+                        unit_type.key,
+                        unit,
+                        unit_type.name,
+                    )
+                )
+            raised = [m for other, m in option.max_with.items() if unit.options.get(other)]
+            if raised and most is not None:
+                most = max([most, *raised])  # a greater number while another option is taken
             if most is not None and count > most:
                 findings.append(
                     error(

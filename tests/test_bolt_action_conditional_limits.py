@@ -1,0 +1,106 @@
+"""Limits the data sets under a condition, priced and judged by hand from the data (BSData/boltaction).
+
+A limit raised while another option is taken:
+- BA2 - Armies of Great Britain.cat, Major c3854eff-be87-4993-f425-e25909b953ea: Regular at 150; Veteran Soldier
+  48eb-c8af-0ff9-dd94 at 13, at most 2 (constraint 3f70-602c-e45f-4d92), set to 5 and 1 point dearer while the
+  Royal Marine Officer 30c2-5c3f-bf09-1654 (1 point) is taken. Two soldiers: 176; with the Royal Marine Officer,
+  five: 150 + 1 + 5 x 14 = 221; five without him are too many.
+
+A least number set once an option is taken (both mounts or neither):
+- BA2 - Armies of the United States.cat, LVT4 'Water Buffalo' (link 5567e31a-d80a-eb67-b1a7-d694e8ba6177, entry
+  8022580f-76df-9360-a198-db5e6f3982fb): Regular d 069202e1-a984-f056-431c-08df809e1516 at 140; Pintle mount
+  d7863010-1ebf-1db8-611c-a2d572aa004f holds exactly 2: MMG 621bd687-7801-af48-454c-7a1913a2f153 at 0, HMG
+  e53e-eac4-6fa1-fcae at 10, whose least number (08d7-7a52-1c7c-8fd2) is set to 2 once it is taken. Two HMGs 160;
+  one is refused.
+
+A limit set while the unit is of a category (counted in its primary-category scope):
+- BA2 - Armies of the  Soviet Union.cat, Guards Squad 73cf12a8-49a2-9686-bcaa-3b0353ba20d8: Regular Soldier with LMG
+  73d20c46-bd07-0997-1d8b-f97cc7952c39 at most 2, set to 1 while the squad is of the Infantry category
+  5c47879b-41d0-1383-5fe5-a5989615db89. Linked under Compulsory Units it takes two; under Infantry one.
+
+A least number per Reinforced Platoon a theatre sets:
+- BA2 - Armies of China.cat, Warlord (link 5589-ecf3-6df2-b5e9): 0 per Reinforced Platoon efef-703c-d244-559f
+  (constraint 44da-054d-b4e7-f1f4), set to 1 by the Warlords selector 6d99-fa8a-0a6d-8392 only.
+
+A data error the import drops (overrides.yaml):
+- BA2 - Armies of Germany.cat, Feldgendarmerie Squad 4501-28a0-125a-b86a: NCO Pistol fe6a-801f-ccaf-b9ed at 1, at
+  most 1; its least number grows by one per man, past its greatest. Dropped, the pistol is the NCO's 0-1 option.
+"""
+
+import io
+
+import pytest
+from django.core.management import call_command
+
+from tests.test_bolt_action_compulsory_and_cavalry import codes, judged
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("real_packs")]
+
+BRITISH = "great-britain-1944-normandy-royal-marine-commando-troop"  # the list offering the officer
+
+
+def major(options: str) -> str:
+    return f"{{unit: great-britain-major, quality: Regular, options: {options}}}"
+
+
+def test_a_major_takes_two_veteran_soldiers(tmp_path):
+    result = judged(tmp_path, BRITISH, [major("[{option: Veteran Soldier, count: 2}]")])
+    assert result["points"] == 176
+    assert "option.too_many" not in codes(result)
+
+
+def test_a_royal_marine_officer_raises_his_veteran_soldiers_to_five(tmp_path):
+    result = judged(tmp_path, BRITISH, [major("[Royal Marine Officer, {option: Veteran Soldier, count: 5}]")])
+    assert result["points"] == 221
+    assert "option.too_many" not in codes(result)
+
+
+def test_five_veteran_soldiers_without_a_royal_marine_officer_are_too_many(tmp_path):
+    result = judged(tmp_path, BRITISH, [major("[{option: Veteran Soldier, count: 5}]")])
+    too_many = [f for f in result["findings"] if f["code"] == "option.too_many"]
+    assert len(too_many) == 1 and "at most 2" in too_many[0]["message"]
+
+
+LVT4 = "united-states-lvt4-water-buffalo-landing-vehicle"
+
+
+@pytest.mark.parametrize(("hmgs", "points", "refused"), [(0, 140, False), (2, 160, False), (1, 150, True)])
+def test_an_lvt4_fits_both_pintle_hmgs_or_neither(tmp_path, hmgs, points, refused):
+    unit = f"{{unit: {LVT4}, quality: Regular, options: [{{option: Pintle-Mounted HMG (360), count: {hmgs}}}]}}"
+    result = judged(tmp_path, "united-states-generic-reinforced-platoon", [unit])
+    assert result["points"] == points
+    assert ("option.too_few" in codes(result)) is refused
+
+
+def test_a_guards_squad_takes_a_second_lmg_only_as_a_compulsory_squad(tmp_path):
+    two = "options: [{option: Regular Soldier with LMG, count: 2}]"
+    compulsory = judged(tmp_path, "soviet-union-1941-42-blitzfreeze", [f"{{unit: soviet-union-guards-squad, {two}}}"])
+    assert "option.too_many" not in codes(compulsory)
+    path = tmp_path / "roster.yaml"
+    path.write_text(path.read_text().replace("soviet-union-guards-squad,", "soviet-union-guards-squad-2,"))
+    err = io.StringIO()
+    with pytest.raises(SystemExit):
+        call_command("validate_roster", str(path), "--json", stdout=io.StringIO(), stderr=err)
+    assert "Regular Soldier with LMG may be taken at most once, not 2" in err.getvalue()
+
+
+def test_the_warlords_list_asks_each_platoon_for_a_warlord_and_the_generic_one_does_not(tmp_path):
+    squad = "{unit: china-conscript-squad, quality: Inexperienced}"
+    warlords = judged(tmp_path, "china-warlords-reinforced-platoon", [squad])
+    assert any(f["code"] == "org.missing" and "Warlord" in f["message"] for f in warlords["findings"])
+    generic = judged(tmp_path, "china-generic-reinforced-platoon", [squad])
+    assert not any("Warlord" in f["message"] for f in generic["findings"])
+
+
+def test_a_feldgendarmerie_nco_may_leave_his_pistol(tmp_path):
+    army = next(iter(_armies_fielding("germany-feldgendarmerie-squad")))
+    bare = judged(tmp_path, army, ["{unit: germany-feldgendarmerie-squad}"])
+    armed = judged(tmp_path, army, ["{unit: germany-feldgendarmerie-squad, options: [NCO Pistol]}"])
+    assert armed["points"] == bare["points"] + 1
+    assert not codes(bare) & {"option.required", "option.too_few"}
+
+
+def _armies_fielding(unit_key: str) -> list[str]:
+    from lists.models import Army
+
+    return sorted(key for key, units in Army.objects.values_list("key", "borrow_units") if unit_key in units)
