@@ -82,9 +82,10 @@ def test_a_limit_per_force_a_theatre_raises_is_that_lists_limit(library, packs):
 def test_a_least_and_most_per_kind_of_force_become_the_units_force_limits(library, packs):
     """lm-officer-link: min 1 and max 1 with the Reinforced Platoon's force entry id as their scope."""
     officer = Node(_element(library, "lm-officer"), _element(library, "lm-officer-link"))
-    limits, changed = force_limits(officer.constraints(), set(), {PLATOON: "bs-reinforced-platoon"}, None)
+    organisations = {PLATOON: "bs-reinforced-platoon"}
+    value = lambda constraint, selector: float(constraint.get("value"))  # noqa: E731 (no theatre changes them)
+    limits = force_limits(officer.constraints(), organisations, None, value, [], ["bs-reinforced-platoon"])
     assert limits == [{"organisation": "bs-reinforced-platoon", "min": 1, "max": 1, "source_id": "lm-officer-min"}]
-    assert changed == 0
     unit = _unit(packs, "limits", "Test Lieutenant")
     assert unit["force_limits"] == limits
 
