@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import csv
 import io
+from functools import partial
 
 from django.conf import settings
-from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -25,7 +25,7 @@ from lists.cards import list_context
 from lists.event_forms import EventForm, SubmitForm, SubmitRosterForm
 from lists.event_models import MAX_SUBMISSIONS, Event, Submission
 from lists.loading import game_data
-from lists.page_helpers import download_name, limit_creation, too_many_requests
+from lists.page_helpers import download_name, limit_creation, pdf_or_job, too_many_requests
 from lists.sharing import hash_secret, new_edit_secret, new_share_id, roster_for_edit
 
 SORTS = {
@@ -338,14 +338,10 @@ def _safe_cell(value) -> str:
 
 def _deliver(request: HttpRequest, event: Event, key: str, kind: str, filename: str, submission_id: int = 0):
     """The PDF if it is cached; else start its render (within the client's budget) and show a waiting page."""
-    pdf = cache.get(key)
-    job = None if pdf is not None else event_pdfs.follow(key)
-    if pdf is None and (job is None or job.state == "done" or (job.state == "failed" and request.GET.get("retry"))):
-        if is_ratelimited(request, group="pdf", key="ip", rate=settings.PDF_RATE, increment=True):
-            return too_many_requests(request, None)
-        event_pdfs.start(key, event.public_id, kind, submission_id)
-        pdf = cache.get(key)  # a backend that runs tasks at once has finished already
-        job = None if pdf is not None else event_pdfs.follow(key)
+    start = partial(event_pdfs.start, key, event.public_id, kind, submission_id)
+    pdf, job, refusal = pdf_or_job(request, key, event_pdfs.follow, start)
+    if refusal is not None:
+        return refusal
     if pdf is not None:
         response = HttpResponse(pdf, content_type="application/pdf")
         response["Content-Disposition"] = content_disposition_header(as_attachment=True, filename=filename)

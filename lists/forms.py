@@ -319,4 +319,4 @@ def judge_house_rules(form) -> dict[int, int]:
 
 def is_single_option(option) -> bool:
     """An option bought once or not at all (a tick box), rather than a number of times."""
-    return option.per == "unit" and option.max == 1
+    return (option.per == "unit" and option.max == 1) or option.every_man

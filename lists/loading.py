@@ -113,7 +113,7 @@ class GameData:
             period=period or None,
             settings=settings,
             forces=[
-                ForceInfo(index, force.name, self.organisations.get(force.organisation_id))
+                ForceInfo(index, force.name, self._organisation_in(force.organisation_id, army.key))
                 for index, force in enumerate(forces)
             ],
             units=choices,
@@ -122,6 +122,10 @@ class GameData:
             house_rules=[HouseRuleChoice(house_rule_info(row.rule), row.count, row.unit) for row in house_rules],
             overlays=overlays,
         )
+
+    def _organisation_in(self, organisation_id: int | None, army_key: str) -> OrganisationInfo | None:
+        organisation = self.organisations.get(organisation_id)
+        return organisation.in_army(army_key) if organisation else None
 
     def unit_types_of(self, army_id: int) -> tuple[UnitTypeInfo, ...]:
         """Every unit type an army may field (worked out once per army)."""

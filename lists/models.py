@@ -236,6 +236,7 @@ class UnitType(PackRow):
     army_limits = models.JSONField(default=dict, blank=True)  # army key -> its own limit, where it differs
     limit_per = models.CharField(max_length=8, default="roster")  # the limits count the roster, or each force
     force_limits = models.JSONField(default=list, blank=True)  # least and most per force of an organisation
+    shared_limits = models.JSONField(default=dict, blank=True)  # key -> {name, max}: options' shared limits
     officer_rank = models.ForeignKey(OfficerRank, null=True, blank=True, on_delete=models.SET_NULL)
     officer_ranks = models.ManyToManyField(OfficerRank, blank=True, related_name="allowed_in")
     weapon_categories = models.JSONField(null=True, blank=True)  # None: any category
@@ -302,6 +303,29 @@ class QualityCost(models.Model):
         return f"{self.quality} {self.points} pts"
 
 
+# The UnitOption fields a pack's option gives under the same name and a game's data holds as they are: the
+# loader, the game-data builder and the API copy these by name, so a new one is added here once.
+OPTION_PLAIN_FIELDS = (
+    "name",
+    "points",
+    "per",
+    "every_man",
+    "max",
+    "quality_points",
+    "quality_max",
+    "points_with",
+    "max_with",
+    "min_if_taken",
+    "least_in",
+    "max_in",
+    "points_once",
+    "percent",
+    "copies_unit",
+    "in_size",
+    "crew",
+)
+
+
 class UnitOption(models.Model):
     """An option or upgrade of a unit; rosters refer to it, so it keeps its key."""
 
@@ -310,8 +334,10 @@ class UnitOption(models.Model):
     name = models.CharField(max_length=200)
     points = models.IntegerField()
     per = models.CharField(max_length=10, default="unit")
+    every_man = models.BooleanField(default=False)  # per model, and every man pays while it is taken
     max = models.PositiveIntegerField(null=True, blank=True)
     group = models.CharField(max_length=80, blank=True)
+    shares = models.CharField(max_length=80, blank=True)  # the unit's shared limit it counts toward
     adds_models = models.JSONField(default=list)
     weapons = models.ManyToManyField(Weapon, blank=True, related_name="option_links")
     replaces = models.JSONField(default=list)
@@ -328,6 +354,7 @@ class UnitOption(models.Model):
     min_if_taken = models.PositiveIntegerField(null=True, blank=True)  # taken at all, at least this often
     needs_units = models.JSONField(default=list, blank=True)  # unit keys, one of which its force must hold
     least_in = models.JSONField(default=dict, blank=True)  # army key -> how often its units must take it
+    max_in = models.JSONField(default=dict, blank=True)  # army key -> its greatest number there, where lower
     qualities = models.JSONField(default=list, blank=True)  # quality keys it is offered to; empty: any quality
     points_once = models.IntegerField(default=0)  # paid once on top when taken at all
     percent = models.IntegerField(default=0)

@@ -228,6 +228,8 @@ class _ReferenceCheck:
         self.model_weapons(located, f"{path}.adds_models", option.adds_models)
         if option.model is not None and option.model not in {entry.name for entry in unit.composition}:
             self.error(located, f"{path}.model", f"the unit has no model line named {option.model!r}")
+        if option.shares is not None and option.shares not in unit.shared_limits:
+            self.error(located, f"{path}.shares", f"the unit has no shared limit {option.shares!r}")
         self.service(located, f"{path}.service", option.service)
         self.need(located, f"{path}.officer_rank", option.officer_rank, "officer_ranks", "officer rank")
         for w_index, weapon_key in enumerate(option.weapons):
@@ -248,6 +250,10 @@ class _ReferenceCheck:
             self.need(located, f"{path}.least_in", army_key, "armies", "army")
             if option.max is not None and not 1 <= least <= option.max:
                 self.error(located, f"{path}.least_in", f"{least} for {army_key!r} is not from 1 to max {option.max}")
+        for army_key, most in option.max_in.items():
+            self.need(located, f"{path}.max_in", army_key, "armies", "army")
+            if option.max is None or most >= option.max:
+                self.error(located, f"{path}.max_in", f"{most} for {army_key!r} is not below max {option.max}")
         for n_index, needed in enumerate(option.needs_units):
             self.need(located, f"{path}.needs_units.{n_index}", needed, "units", "unit")
         offered = {other.key for other in unit.options}
@@ -277,6 +283,8 @@ class _ReferenceCheck:
             self.need(located, f"{path}.officer_ranks.{index}", rank, "officer_ranks", "officer rank")
         for index, rank in enumerate(slot.ranks_counted):
             self.need(located, f"{path}.ranks_counted.{index}", rank, "officer_ranks", "officer rank")
+        for army_key in slot.max_in:
+            self.need(located, f"{path}.max_in", army_key, "armies", "army")
         if slot.requires_setting is not None and slot.requires_setting not in self.setting_keys:
             self.error(located, f"{path}.requires_setting", f"unknown roster setting {slot.requires_setting!r}")
         for bound in ("min", "max"):

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, NonNegativeInt, field_validator, model_validator
 
 from lists.pack_schema_base import (
     CategoryKind,
@@ -271,6 +271,9 @@ class Slot(Strict):
     categories: list[Key] = Field(min_length=1)
     min: int | Limit = 0
     max: int | Limit | None = None
+    # Army lists whose own most differs (the Italian catalogue's Infantry slot: four in some theatres, three
+    # in one); `max` holds for the others.
+    max_in: dict[Key, NonNegativeInt] = {}
     officer_ranks: list[Key] = []
     # Only units led by an officer of these ranks count in the slot (the platoon's Lieutenant); empty: all.
     ranks_counted: list[Key] = []

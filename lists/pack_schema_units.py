@@ -87,13 +87,24 @@ class Service(Strict):
     note: Name | None = None
 
 
+class SharedLimit(Strict):
+    """At most so many of the options sharing it, together (an officer's Additional Men: three in all)."""
+
+    name: Name
+    max: PositiveInt
+
+
 class Option(Strict):
     key: Key
     name: Name
     points: int
     per: Literal["unit", "model"] = "unit"
+    # Taken by the whole unit (per: model): every man pays while it is taken, whatever the count (a squad's
+    # anti-tank grenades, as BattleScribe prices them); the editor shows a tick box.
+    every_man: bool = False
     max: int | None = Field(default=None, ge=1)
     group: Key | None = None  # options in one group exclude each other
+    shares: Key | None = None  # counts toward this limit of the unit's `shared_limits`
     adds_models: list[ModelEntry] = []
     weapons: list[Key] = []
     replaces: list[Key] = []
@@ -115,6 +126,8 @@ class Option(Strict):
     needs_units: list[Key] = []
     # Army lists whose units must take it at least so often (a theatre making an officer's upgrade compulsory).
     least_in: dict[Key, int] = Field(default_factory=dict)
+    # Army lists lowering its greatest number, with the number there (a Guards squad's second LMG: none in 1941).
+    max_in: dict[Key, NonNegativeInt] = {}
     qualities: list[Key] = []  # only units of these qualities may take it (empty: any quality)
     points_once: int = 0  # paid once on top when taken at all (a per-man option's own cost in BattleScribe)
     percent: int = 0  # a cost change in percent of the unit's cost (Panzer Attack: 20)
@@ -132,6 +145,8 @@ class Option(Strict):
     def a_copy_costs_the_unit(self) -> Option:
         if self.copies_unit and (self.points or self.per != "unit" or self.adds_models or self.periods):
             raise ValueError("an option that copies the unit costs the unit's own points: give points 0 and no models")
+        if self.every_man and self.per != "model":
+            raise ValueError("an option every man pays for is priced per model: give per: model")
         return self
 
 
@@ -164,6 +179,7 @@ class Unit(Strict):
     army_limits: dict[Key, NonNegativeInt] = {}  # an army list's own limit, where it differs (0: none)
     limit_per: Literal["roster", "force"] = "roster"  # what those limits count: the roster, or each force
     force_limits: list[ForceLimit] = []  # least and most per force of an organisation
+    shared_limits: dict[Key, SharedLimit] = {}  # limits options share (those naming it in `shares`)
     qualities: list[QualityCost] = []
     officer_rank: Key | None = None
     officer_ranks: list[Key] = []

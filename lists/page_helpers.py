@@ -1,15 +1,17 @@
-"""What every roster page shares: request budgets, whole numbers from forms, problem pages and downloads."""
+"""What every roster page shares: request budgets, whole numbers from forms, problem pages, downloads and PDFs."""
 
 from __future__ import annotations
 
 import re
 
 from django.conf import settings
+from django.core.cache import cache
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
+from django_ratelimit.core import is_ratelimited
 from django_ratelimit.decorators import ratelimit
 
 from lists import models
@@ -85,3 +87,18 @@ def printable(share_id: str):
     roster = roster_for_share(share_id)
     snapshot = roster_snapshot(roster)
     return roster, snapshot, game_data(roster.system)
+
+
+def pdf_or_job(request: HttpRequest, key: str, follow, start) -> tuple[bytes | None, object, HttpResponse | None]:
+    """A PDF from the cache, else the job rendering it: started (`start()`) when none runs or the client retries
+    a failed one, within the client's PDF budget. Returns the PDF, the job `follow(key)` reports, and the
+    refusal to send instead when the budget is spent."""
+    pdf = cache.get(key)
+    job = None if pdf is not None else follow(key)
+    if pdf is None and (job is None or job.state == "done" or (job.state == "failed" and request.GET.get("retry"))):
+        if is_ratelimited(request, group="pdf", key="ip", rate=settings.PDF_RATE, increment=True):
+            return None, None, too_many_requests(request, None)
+        start()
+        pdf = cache.get(key)  # a backend that runs tasks at once has finished already
+        job = None if pdf is not None else follow(key)
+    return pdf, job, None

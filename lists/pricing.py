@@ -66,7 +66,8 @@ def base_points(roster: RosterSnapshot, unit: UnitChoice) -> int:
     if unit.own_size != listed_men and price and price.per_extra_model:
         points += (unit.own_size - listed_men) * price.per_extra_model
     for option, count in unit.chosen_options:
-        points += option_each(roster, unit, option, listed) * count + option.points_once
+        bought = unit.men if option.every_man and count else count  # the whole unit takes it, every man pays
+        points += option_each(roster, unit, option, listed) * bought + option.points_once
     return points
 
 

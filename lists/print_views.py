@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from django.conf import settings
+from functools import partial
+
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
-from django_ratelimit.core import is_ratelimited
 
 from lists import pdf_waits, tasks
 from lists.cards import Layout, pdf_key
-from lists.page_helpers import download, download_name, printable, problems_page, too_many_requests
+from lists.page_helpers import download, download_name, pdf_or_job, printable, problems_page
 
 
 @require_GET
@@ -54,14 +54,9 @@ def _deliver(request, roster, snapshot, data, kind: str, layout: Layout) -> Http
     for name in ("wait", "retry", "hold"):
         query.pop(name, None)
     pdf_url = f"{request.path}?{query.urlencode()}" if query else request.path
-    pdf = cache.get(key)
-    job = None if pdf is not None else tasks.follow(key)
-    if pdf is None and (job is None or job.state == "done" or (job.state == "failed" and request.GET.get("retry"))):
-        if is_ratelimited(request, group="pdf", key="ip", rate=settings.PDF_RATE, increment=True):
-            return too_many_requests(request, None)
-        tasks.start(key, roster.share_id, kind, layout)
-        pdf = cache.get(key)  # a backend that runs tasks at once has finished already
-        job = None if pdf is not None else tasks.follow(key)
+    pdf, job, refusal = pdf_or_job(request, key, tasks.follow, partial(tasks.start, key, roster.share_id, kind, layout))
+    if refusal is not None:
+        return refusal
     busy = False
     if pdf is None and request.GET.get("hold") == "1" and (job is None or job.state != "failed"):
         busy = pdf_waits.hold(key) == "busy"

@@ -180,7 +180,7 @@ def _resolve_unit(
         quality = _pick(unit.quality, names.qualities, "troop quality", f"{path}.quality", problems)
     if unit.officer_rank is not None:
         rank = _pick(unit.officer_rank, names.ranks, "officer rank", f"{path}.officer_rank", problems)
-    counts, option_paths = _resolve_options(unit, path, unit_type, army.key, problems)
+    counts, option_paths = _resolve_options(unit, path, unit_type, army.key, problems, quality)
     refusals = unit_refusals(
         data.system,
         army.key,
@@ -202,11 +202,19 @@ def _resolve_unit(
 
 
 def _resolve_options(
-    unit: UnitEntry, path: str, unit_type: UnitTypeInfo, army_key: str, problems: list[Problem]
+    unit: UnitEntry,
+    path: str,
+    unit_type: UnitTypeInfo,
+    army_key: str,
+    problems: list[Problem],
+    quality: str | None = None,
 ) -> tuple[dict[str, int], dict[str, str]]:
-    """The options a unit entry buys, as {key: count}, and the path in the file of each."""
+    """The options a unit entry buys, as {key: count}, and the path in the file of each. A name two options
+    share (a section's Anti-tank Grenades, priced one way for Inexperienced men and another for the rest)
+    means the one a unit of its quality may take."""
     offered = open_options(unit_type, army_key)
-    option_choices = {**{o.key: o.key for o in offered}, **{o.name: o.key for o in offered}}
+    fitting = open_options(unit_type, army_key, quality) if quality else []
+    option_choices = {o.name: o.key for o in [*offered, *fitting]} | {o.key: o.key for o in offered}
     counts: dict[str, int] = {}
     option_paths: dict[str, str] = {}
     for o_index, option_ref in enumerate(unit.options):

@@ -93,8 +93,10 @@ class OptionInfo:
     name: str
     points: int
     per: str = "unit"  # "unit" or "model"
+    every_man: bool = False  # per model, and every man pays while it is taken
     max: int | None = None
     group: str = ""
+    shares: str = ""  # the unit's shared limit it counts toward
     adds_models: tuple[ModelLine, ...] = ()
     weapons: tuple[WeaponInfo, ...] = ()
     replaces: tuple[str, ...] = ()
@@ -110,6 +112,7 @@ class OptionInfo:
     max_with: dict[str, int] = field(default_factory=dict)  # option key -> its greatest number while that is taken
     min_if_taken: int | None = None  # taken at all, at least this often
     least_in: dict[str, int] = field(default_factory=dict)  # army key -> how often a unit must take it there
+    max_in: dict[str, int] = field(default_factory=dict)  # army key -> its greatest number there, where lower
     needs_units: tuple[str, ...] = ()  # unit keys, one of which the unit's force must hold to take it
     qualities: tuple[str, ...] = ()  # only units of these qualities may take it; empty: any quality
     points_once: int = 0  # paid once on top when taken at all
@@ -166,6 +169,7 @@ class UnitTypeInfo:
     army_limits: dict[str, int] = field(default_factory=dict)  # an army list's own limit, where it differs
     limit_per: str = "roster"  # the limit counts the whole roster, or each force ("force")
     force_limits: tuple[ForceLimitInfo, ...] = ()  # least and most per force of an organisation
+    shared_limits: dict[str, dict] = field(default_factory=dict)  # key -> {name, max}: options' shared limits
     officer_rank: str | None = None
     officer_ranks: tuple[str, ...] = ()
     options: dict[str, OptionInfo] = field(default_factory=dict)
@@ -218,6 +222,7 @@ class SlotInfo:
     categories: tuple[str, ...]
     min: int | dict = 0
     max: int | dict | None = None
+    max_in: dict[str, int] = field(default_factory=dict)  # army key -> the slot's most in that list
     officer_ranks: tuple[str, ...] = ()
     ranks_counted: tuple[str, ...] = ()  # only units led by an officer of these ranks count (empty: all)
     half_choice_at_most_points: int | None = None
@@ -231,6 +236,15 @@ class OrganisationInfo:
     name: str
     slots: tuple[SlotInfo, ...]
     category_names: dict[str, str] = field(default_factory=dict)
+
+    def in_army(self, army_key: str) -> OrganisationInfo:
+        """The organisation as this army list fields it: each slot with the list's own most (`max_in`)."""
+        if not any(army_key in slot.max_in for slot in self.slots):
+            return self
+        slots = tuple(
+            replace(slot, max=slot.max_in[army_key]) if army_key in slot.max_in else slot for slot in self.slots
+        )
+        return replace(self, slots=slots)
 
 
 @dataclass(frozen=True)

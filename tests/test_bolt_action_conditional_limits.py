@@ -1,10 +1,18 @@
 """Limits the data sets under a condition, priced and judged by hand from the data (BSData/boltaction).
 
 A limit raised while another option is taken:
-- BA2 - Armies of Great Britain.cat, Major c3854eff-be87-4993-f425-e25909b953ea: Regular at 150; Veteran Soldier
-  48eb-c8af-0ff9-dd94 at 13, at most 2 (constraint 3f70-602c-e45f-4d92), set to 5 and 1 point dearer while the
-  Royal Marine Officer 30c2-5c3f-bf09-1654 (1 point) is taken. Two soldiers: 176; with the Royal Marine Officer,
-  five: 150 + 1 + 5 x 14 = 221; five without him are too many.
+- BA2 - Armies of Great Britain.cat, Major c3854eff-be87-4993-f425-e25909b953ea: Veteran 7e06b6b8-5e75-cb01-7fd6-cc58c82d8b2a
+  at 165 (the Veteran Soldier is hidden for the Regular and Inexperienced Majors, the Royal Marine Officer hides
+  those two qualities); Veteran Soldier 48eb-c8af-0ff9-dd94 at 13, at most 2 (constraint 3f70-602c-e45f-4d92), set to
+  5 and 1 point dearer while the Royal Marine Officer 30c2-5c3f-bf09-1654 (1 point) is taken; their group
+  Additional Men f04f-c177-73ab-6c5f holds at most 3 (3f94-8537-50e1-bee3) of any kind. Two soldiers: 191; three
+  without the Royal Marine Officer are too many; with him, three: 165 + 1 + 3 x 14 = 208; five break the group's 3.
+
+A group's most its options share, none with a limit of its own:
+- BA2 - Armies of the Netherlands.cat, Overalwagen Patrol Truck 1566-8589-de19-424a: Regular a09c-2044-35f1-d1f6 at 70;
+  Weapon group 93cc-b0f3-c1bd-4e8c (at most 3) of Pintle mounted MMG (360 arc) 399d-2fae-fb74-34c1 at 5, HMG (360 arc)
+  b638-ff99-ddc8-c5b9 at 10 and two MMGs of rear arcs 48e2-9966-7900-7960 and a58c-8811-b50a-3179 at 15. Three
+  weapons, the HMG and the two rear MMGs: 70 + 10 + 30 = 110; a fourth is too many.
 
 A least number set once an option is taken (both mounts or neither):
 - BA2 - Armies of the United States.cat, LVT4 'Water Buffalo' (link 5567e31a-d80a-eb67-b1a7-d694e8ba6177, entry
@@ -17,6 +25,11 @@ A limit set while the unit is of a category (counted in its primary-category sco
 - BA2 - Armies of the  Soviet Union.cat, Guards Squad 73cf12a8-49a2-9686-bcaa-3b0353ba20d8: Regular Soldier with LMG
   73d20c46-bd07-0997-1d8b-f97cc7952c39 at most 2, set to 1 while the squad is of the Infantry category
   5c47879b-41d0-1383-5fe5-a5989615db89. Linked under Compulsory Units it takes two; under Infantry one.
+  A second modifier sets it to 1 while one of nine 1939-42 theatre selectors is chosen (1941-42: Blitzfreeze
+  f61c-cdf9-601c-c4aa among them), so there even a compulsory squad takes one.
+  Priced: Regular NCO 8c29e46d-ee14-3a0d-d016-32594a47f53a 10, Regular Soldier e3dbabb2-abee-e0b6-6852-bf4898ab7d61
+  10, the LMG man 10 plus his LMG 14a1-5df7-8293-36d8 (Bolt Action 2.gst) 20; Squad Members at least 5. Five men
+  with two LMGs: 10 + 2 x 10 + 2 x 30 = 90.
 
 A least number per Reinforced Platoon a theatre sets:
 - BA2 - Armies of China.cat, Warlord (link 5589-ecf3-6df2-b5e9): 0 per Reinforced Platoon efef-703c-d244-559f
@@ -40,25 +53,31 @@ BRITISH = "great-britain-1944-normandy-royal-marine-commando-troop"  # the list 
 
 
 def major(options: str) -> str:
-    return f"{{unit: great-britain-major, quality: Regular, options: {options}}}"
+    return f"{{unit: great-britain-major, quality: Veteran, options: {options}}}"
+
+
+def too_many(result: dict) -> list[str]:
+    return [f["message"] for f in result["findings"] if f["code"] == "option.too_many"]
 
 
 def test_a_major_takes_two_veteran_soldiers(tmp_path):
     result = judged(tmp_path, BRITISH, [major("[{option: Veteran Soldier, count: 2}]")])
-    assert result["points"] == 176
-    assert "option.too_many" not in codes(result)
+    assert (result["points"], too_many(result)) == (191, [])
 
 
-def test_a_royal_marine_officer_raises_his_veteran_soldiers_to_five(tmp_path):
-    result = judged(tmp_path, BRITISH, [major("[Royal Marine Officer, {option: Veteran Soldier, count: 5}]")])
-    assert result["points"] == 221
-    assert "option.too_many" not in codes(result)
+def test_a_royal_marine_officer_raises_his_veteran_soldiers_to_his_groups_three(tmp_path):
+    result = judged(tmp_path, BRITISH, [major("[Royal Marine Officer, {option: Veteran Soldier, count: 3}]")])
+    assert (result["points"], too_many(result)) == (208, [])
 
 
-def test_five_veteran_soldiers_without_a_royal_marine_officer_are_too_many(tmp_path):
-    result = judged(tmp_path, BRITISH, [major("[{option: Veteran Soldier, count: 5}]")])
-    too_many = [f for f in result["findings"] if f["code"] == "option.too_many"]
-    assert len(too_many) == 1 and "at most 2" in too_many[0]["message"]
+def test_three_veteran_soldiers_without_a_royal_marine_officer_are_too_many(tmp_path):
+    found = too_many(judged(tmp_path, BRITISH, [major("[{option: Veteran Soldier, count: 3}]")]))
+    assert len(found) == 1 and "at most 2" in found[0]
+
+
+def test_five_veteran_soldiers_break_the_additional_mens_three_even_with_a_royal_marine_officer(tmp_path):
+    found = too_many(judged(tmp_path, BRITISH, [major("[Royal Marine Officer, {option: Veteran Soldier, count: 5}]")]))
+    assert len(found) == 1 and "5 of its Additional Men" in found[0] and "at most 3 in all" in found[0]
 
 
 LVT4 = "united-states-lvt4-water-buffalo-landing-vehicle"
@@ -72,10 +91,47 @@ def test_an_lvt4_fits_both_pintle_hmgs_or_neither(tmp_path, hmgs, points, refuse
     assert ("option.too_few" in codes(result)) is refused
 
 
-def test_a_guards_squad_takes_a_second_lmg_only_as_a_compulsory_squad(tmp_path):
-    two = "options: [{option: Regular Soldier with LMG, count: 2}]"
-    compulsory = judged(tmp_path, "soviet-union-1941-42-blitzfreeze", [f"{{unit: soviet-union-guards-squad, {two}}}"])
+@pytest.mark.parametrize(
+    ("unit", "option", "weapon"),
+    [
+        (
+            LVT4,
+            "pintle-mounted-hmg-360",
+            "Heavy machine gun (HMG)",
+        ),  # links the MMG profile in the data (overrides.yaml)
+        (
+            "united-states-dukw-amphibious-truck",
+            "pintle-mounted-mmg-360",
+            "Medium machine gun (MMG)",
+        ),  # links the HMG profile
+    ],
+)
+def test_a_pintle_gun_is_the_weapon_its_option_names(unit, option, weapon):
+    from lists.models import UnitOption
+
+    found = UnitOption.objects.get(unit_type__key=unit, key=option)
+    assert [w.name for w in found.weapons.all()] == [weapon]
+
+
+GUARDS_TWO_LMGS = "{unit: soviet-union-guards-squad, size: 3, options: [{option: Regular Soldier with LMG, count: 2}]}"
+
+
+def test_a_compulsory_guards_squad_takes_two_lmgs_at_kursk(tmp_path):
+    compulsory = judged(tmp_path, "soviet-union-1943-battle-of-kursk", [GUARDS_TWO_LMGS])
+    assert compulsory["points"] == 90
     assert "option.too_many" not in codes(compulsory)
+
+
+def test_a_compulsory_guards_squad_takes_one_lmg_in_blitzfreeze(tmp_path):
+    result = judged(tmp_path, "soviet-union-1941-42-blitzfreeze", [GUARDS_TWO_LMGS])
+    assert result["points"] == 90
+    too_many = [f for f in result["findings"] if f["code"] == "option.too_many"]
+    assert len(too_many) == 1
+    assert "at most 1 allowed in the 1941-42: Blitzfreeze list" in too_many[0]["message"]
+
+
+def test_a_guards_squad_in_the_infantry_slot_takes_one_lmg(tmp_path):
+    judged(tmp_path, "soviet-union-1943-battle-of-kursk", [GUARDS_TWO_LMGS])
     path = tmp_path / "roster.yaml"
     path.write_text(path.read_text().replace("soviet-union-guards-squad,", "soviet-union-guards-squad-2,"))
     err = io.StringIO()
@@ -104,3 +160,17 @@ def _armies_fielding(unit_key: str) -> list[str]:
     from lists.models import Army
 
     return sorted(key for key, units in Army.objects.values_list("key", "borrow_units") if unit_key in units)
+
+
+TRUCK = "netherlands-overalwagen-patrol-truck"
+REAR_GUNS = "Pintle mounted MMG(left ad rear arc), Pintle mounted MMG(right and rear arc)"
+
+
+@pytest.mark.parametrize(
+    ("extra", "points", "refused"), [("", 110, False), (", Pintle mounted MMG(360 arc)", 115, True)]
+)
+def test_a_patrol_truck_mounts_three_weapons_at_most(tmp_path, extra, points, refused):
+    unit = f"{{unit: {TRUCK}, quality: Regular, options: [Pintle mounted HMG(360 arc), {REAR_GUNS}{extra}]}}"
+    result = judged(tmp_path, "netherlands-1941-42-dutch-east-indies", [unit])
+    assert result["points"] == points
+    assert any("at most 3 in all" in message for message in too_many(result)) is refused

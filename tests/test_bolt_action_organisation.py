@@ -188,3 +188,19 @@ def test_a_slot_named_0_1_in_the_italian_platoon_takes_one(tmp_path):
     code, result = validate(tmp_path, italian_platoon(TENENTE, MEDIC, MEDIC), army=ITALY)
     assert code == 1
     assert any(code == "org.too_many" and message.startswith("Medic:") for code, message in errors(result))
+
+
+# The same force entry's Infantry link (1ea9-796c-b28c-fdba) appends "(0-3)" while the Generic Reinforced
+# Platoon selector 93b2-d4d2-1f1f-d6bc is chosen and "(0-4)" for eight theatres, among them "1940-43: The War in
+# Africa" 3e2e-7942-0790-fa86: each list keeps its own figure.
+BERSAGLIERI = "{unit: italy-bersaglieri-infantry-section, quality: Veteran}"
+
+
+@pytest.mark.parametrize(("army", "allowed"), [(ITALY, 3), ("italy-1940-43-the-war-in-africa", 4)])
+def test_the_italian_infantry_slot_holds_what_each_theatre_names(tmp_path, army, allowed):
+    _, at_most = validate(tmp_path, italian_platoon(TENENTE, *[BERSAGLIERI] * allowed), army=army)
+    _, over = validate(tmp_path, italian_platoon(TENENTE, *[BERSAGLIERI] * (allowed + 1)), army=army)
+    assert not any(message.startswith("Infantry:") for _, message in errors(at_most))
+    too_many = [message for code, message in errors(over) if code == "org.too_many"]
+    assert any(message.startswith(f"Infantry: the roster has {allowed + 1}") for message in too_many)
+    assert any(f"allows {allowed} ({allowed})" in message for message in too_many)

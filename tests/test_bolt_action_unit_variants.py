@@ -29,6 +29,14 @@ A squad whose men's least numbers add up past the group's least size:
 - BA2 - Armies of China.cat, Conscript Squad (link 1764-c908-b815-33a5, entry 0fef4a70-4655-98cd-de6c-ff322b114c86):
   Inexperienced Squad Members 498379f1-1fe8-e62b-874a-c04dfbff1415 (5 to 14): NCO 77bbbd98-0ea8-5861-ffae-93299feaf157
   (exactly 1) and 6 to 13 soldiers 62266c8b-4c29-182a-3fa8-1e186523bdfc, each 7. Seven men 49; six are too few.
+
+A squad whose men's greatest numbers add up to less than the group's greatest size:
+- BA2 - Armies of Japan.cat, IJA Machine Gun Section 6f88-1a24-3032-0193: Veteran f731-f880-5c96-73ed at 81 holds
+  Squad Members aeb5-6964-73a8-aa2c (4 to 12): Veteran NCO 604f-aea0-3562-dc2d (exactly 1) and Veteran Soldier
+  b99c-a2af-e083-4da1 (3 to 7), each 13. Eight men 81 + 8 x 13 = 185; a ninth man has no entry to be.
+- BA2 - Armies of Canada.cat, Pathfinder Squad (link edaf-ccb7-f4b0-ae2b, entry 5f79-9607-2526-cc1b): Squad Members
+  9244-6b3e-7cdf-ab95 (6 to 12): Veteran NCO 0d61-5be3-2ccf-228f (exactly 1) and Veteran Soldier
+  caba-c280-2f20-72aa (5 to 9), each 13. Ten men 130; eleven are too many.
 """
 
 import pytest
@@ -111,3 +119,22 @@ def test_a_bar_man_joins_the_dragoons_own_six_and_five_of_their_own_are_refused(
     )
     refused = [f for f in five["findings"] if f["code"] == "unit.size"]
     assert len(refused) == 1 and "at least 6" in refused[0]["message"], five["findings"]
+
+
+@pytest.mark.parametrize(
+    ("unit", "quality", "most", "points"),
+    [("imperial-japan-ija-machine-gun-section", "Veteran", 8, 185), ("canada-pathfinder-squad", "Veteran", 10, 130)],
+)
+def test_a_squad_holds_no_more_men_than_its_nco_and_soldiers_add_up_to(tmp_path, unit, quality, most, points):
+    army = _army_fielding(unit)
+    full = judged(tmp_path, army, [f"{{unit: {unit}, quality: {quality}, size: {most}}}"])
+    assert (full["points"], codes(full) & {"unit.size"}) == (points, set())
+    over = judged(tmp_path, army, [f"{{unit: {unit}, quality: {quality}, size: {most + 1}}}"])
+    refused = [f for f in over["findings"] if f["code"] == "unit.size"]
+    assert len(refused) == 1 and f"{most + 1} men" in refused[0]["message"], over["findings"]
+
+
+def _army_fielding(unit_key: str) -> str:
+    from lists.models import Army
+
+    return min(key for key, units in Army.objects.values_list("key", "borrow_units") if unit_key in units)

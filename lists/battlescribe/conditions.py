@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from xml.etree.ElementTree import Element
+from xml.etree.ElementTree import Element, SubElement
 
 from lists.battlescribe.names import QUALITIES, number, quality_name
 
@@ -101,6 +101,45 @@ def when_applies(modifier: Element, holder: set[str], tree: EntryTree) -> tuple[
     if quality_name(tree.names[counted]) in QUALITIES:
         return "quality", quality_name(tree.names[counted])
     return "with", counted
+
+
+def hidden_while(modifiers: list[Element], holder: set[str], tree: EntryTree) -> list[list[tuple[str, str]]]:
+    """Each modifier hiding an entry while any of its conditions holds (one condition, or one "or" group), as
+    `when_applies` reads each condition: [("quality", "regular"), ("with", option id)...]."""
+    found = []
+    for modifier in modifiers:
+        if modifier.get("field") != "hidden" or modifier.get("value") != "true":
+            continue
+        groups = modifier.findall("conditionGroups/conditionGroup")
+        conditions = list(modifier.iter("condition"))
+        single = len(conditions) == 1 or (
+            [g.get("type") for g in groups] == ["or"] and modifier.find("conditions") is None
+        )
+        if conditions and single and modifier.find("repeats/repeat") is None:
+            found.append([when_applies(_single(condition), holder, tree) for condition in conditions])
+    return found
+
+
+def qualities_hiding(modifiers: list[Element], holder: set[str], tree: EntryTree) -> set[str]:
+    """The unit's qualities whose entry, taken, hides an entry (an officer's Veteran Soldier, hidden while the
+    officer is Regular or Inexperienced); any condition of the modifier hides it alone."""
+    return {
+        on for readings in hidden_while(modifiers, holder, tree) for applies, on in readings if applies == "quality"
+    }
+
+
+def options_hiding(modifiers: list[Element], holder: set[str], tree: EntryTree) -> set[str]:
+    """The ids of the unit's options whose taking hides an entry (a Highland Officer hides the officer's
+    Regular and Inexperienced entries: he must be Veteran); the theatre lists a modifier also names are read
+    where the army lists are."""
+    return {on for readings in hidden_while(modifiers, holder, tree) for applies, on in readings if applies == "with"}
+
+
+def _single(condition: Element) -> Element:
+    """A modifier of this one condition, for `when_applies`."""
+    modifier = Element("modifier")
+    SubElement(modifier, "conditions").append(condition)
+    return modifier
 
 
 def shown_beside(modifiers: list[Element], chosen: set[str]) -> set[str]:

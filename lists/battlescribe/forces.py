@@ -4,8 +4,10 @@ its limits and repeats), and each theatre selector of a catalogue as an army lis
 from __future__ import annotations
 
 import re
+from collections import Counter
 from xml.etree.ElementTree import Element
 
+from lists.battlescribe.conditions import conditions_hold
 from lists.battlescribe.converter import Converter
 from lists.battlescribe.names import THEATRE_SELECTOR, TRAILING_NOTE, number, slug, whole
 from lists.battlescribe.nodes import Army, Node
@@ -83,25 +85,40 @@ def slot_growth(converter: Converter, link: Element, most: Element, data_file: D
 NAMED_RANGE = re.compile(r"\(\s*0\s*-\s*(\d+)\s*\)")
 
 
-def named_most(converter: Converter, link: Element) -> int | None:
+def named_most(converter: Converter, link: Element, selectors: dict[str, str]) -> tuple[int | None, dict[str, int]]:
     """A slot's most stated only in the text its name is given, "Medic (0-1)" (the Italian force entries):
-    the data's own figure for players to read; where a theatre names another, the highest of them."""
+    the data's own figure for players to read. Where theatres name different figures ("Infantry (0-3)" in
+    one, "(0-4)" in eight), the highest is the slot's `max` and each lower one the list's own (`max_in`);
+    lists naming none take the figure most lists name. `selectors` maps army keys to their selector ids."""
     figures = [
-        (int(match.group(1)), modifier.find("conditions") is None and modifier.find("conditionGroups") is None)
+        (int(match.group(1)), modifier)
         for modifier in link.findall("modifiers/modifier")
         if modifier.get("field") == "name" and (match := NAMED_RANGE.fullmatch(modifier.get("value", "").strip()))
     ]
     if not figures:
-        return None
-    if all(always for _, always in figures):
+        return None, {}
+    if all(modifier.find("conditions") is None and modifier.find("conditionGroups") is None for _, modifier in figures):
         converter.report.pattern("a slot's most stated only in its name, '(0-1)': read as its limit")
-    else:
-        converter.report.pattern("a slot's most stated in its name and changed by theatre: the highest used")
-    return max(figure for figure, _ in figures)
+        return max(figure for figure, _ in figures), {}
+    named = {}
+    for army_key, selector_id in selectors.items():
+        stated = [figure for figure, modifier in figures if conditions_hold(modifier, {selector_id})]
+        if stated:
+            named[army_key] = max(stated)
+    usual = Counter(named.values()).most_common(1)[0][0] if named else max(figure for figure, _ in figures)
+    by_army = {army_key: named.get(army_key, usual) for army_key in selectors}
+    most = max([usual, *by_army.values()])
+    converter.report.pattern(
+        "a slot's most stated in its name and changed by theatre: each list's own, the most usual where none"
+    )
+    return most, {army_key: figure for army_key, figure in by_army.items() if figure < most}
 
 
-def slot(converter: Converter, link: Element, data_file: DataFile, where: str) -> dict | None:
-    """A force entry's category link as a slot with its least and most, or None for an unknown category."""
+def slot(
+    converter: Converter, link: Element, data_file: DataFile, where: str, selectors: dict[str, str]
+) -> dict | None:
+    """A force entry's category link as a slot with its least and most, or None for an unknown category;
+    `selectors` maps the army keys of the organisation to their theatre selector ids."""
     category = converter.category(link.get("targetId", ""), data_file)
     if category is None:
         converter.report.skip(where, link.get("id", ""), "a slot for an unknown category")
@@ -117,18 +134,24 @@ def slot(converter: Converter, link: Element, data_file: DataFile, where: str) -
         found["max"] = {"base": base, "per": terms} if terms else base
         if terms:
             converter.report.pattern("a slot limit that grows with other units (one transport per infantry unit)")
-    elif (named := named_most(converter, link)) is not None:
-        found["max"] = named
+    else:
+        named, by_army = named_most(converter, link, selectors)
+        if named is not None:
+            found["max"] = named
+        if by_army:
+            found["max_in"] = by_army
     found["source_id"] = link.get("id", "")
     return found
 
 
-def organisations(converter: Converter, data_file: DataFile, armies: list[str]) -> list[dict]:
-    """Force entries as organisations: a slot per category with its limits and repeats."""
+def organisations(converter: Converter, data_file: DataFile, armies: dict[str, str]) -> list[dict]:
+    """Force entries as organisations for these armies (army key -> its theatre selector id): a slot per
+    category with its limits and repeats."""
     found = []
     for force in data_file.root.iter("forceEntry"):
         where = f"{data_file.name}: {force.get('name')}"
-        slots = [slot(converter, link, data_file, where) for link in force.findall("categoryLinks/categoryLink")]
+        links = force.findall("categoryLinks/categoryLink")
+        slots = [slot(converter, link, data_file, where, armies) for link in links]
         slots = [s for s in slots if s is not None]
         keys = [s["key"] for s in slots]
         for each in slots:
@@ -141,7 +164,7 @@ def organisations(converter: Converter, data_file: DataFile, armies: list[str]) 
                 "key": organisation_key(force),
                 "name": force.get("name", ""),
                 "summary": "Force organisation from the BattleScribe data: each slot holds units of one category.",
-                "armies": armies,
+                "armies": list(armies),
                 "slots": slots,
                 "source": {"document": "bsdata", "section": data_file.name, "entry": force.get("name", "")},
                 "source_id": force.get("id", ""),

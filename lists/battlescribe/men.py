@@ -3,10 +3,35 @@ and per-man options (an option whose price the men pay, each while it is taken).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from lists.battlescribe.conditions import signed
 from lists.battlescribe.names import quality_of, role_of, slug, whole, without_quality
 from lists.battlescribe.nodes import Node
 from lists.battlescribe.unit_part import Part
+
+
+def men_most(entries: list[Node]) -> int | None:
+    """The most men a group's entries hold together, where each has a fixed greatest number (none changed by
+    a modifier, as a theatre or another option may raise it); None where any may be taken without end."""
+    total = 0
+    for child in entries:
+        most = child.limit("max")
+        if most is None or any(m.get("field") == "maxSelections" for m in child.modifiers()):
+            return None
+        total += int(most)
+    return total
+
+
+@dataclass(frozen=True)
+class WeaponChoice:
+    """One weapon a man must carry, chosen among `entries`: the default in his hands, at its cost."""
+
+    name: str  # the group's name ("Weapon"), naming the options replacing the default ("nco-weapon")
+    default: Node
+    cost: float
+    weapons: list[str]
+    entries: list[Node]
 
 
 class MenMixin:
@@ -22,7 +47,7 @@ class MenMixin:
             most = child.limit("max")
             each = child.cost + self.mandatory_cost(child)
             choices = self.weapon_choices(child) if count >= 1 else []
-            each += sum(default_cost for _, _, default_cost, _ in choices)
+            each += sum(choice.cost for choice in choices)
             if count == 0 and part.per_extra is not None and each != part.per_extra:
                 # A man with a different weapon (Soldier with LMG): an option adding him at his own cost,
                 # one of the squad's men as its size range counts them.
@@ -61,6 +86,11 @@ class MenMixin:
             self.report.pattern("a squad's least size below its men's least counts: their sum used")
         elif counted != low:
             self.report.pattern("a squad's least size differs from the sum of its men's least counts")
+        most_men = men_most(entries)
+        if most_men is not None and (high is None or most_men < high):
+            # Each man's own greatest number binds too: a group of 6-12 whose men add up to 6 holds 6.
+            part.max_size = most_men
+            self.report.pattern("a squad's greatest size above its men's greatest counts: their sum used")
         for line in part.composition:
             line.pop("extra", None)
         self.report.pattern("model group read as the unit's size and cost per extra man")
@@ -74,35 +104,49 @@ class MenMixin:
                 weapons += [w for w in self.compulsory_weapons(child) if w not in weapons]
         return weapons
 
-    def weapon_choices(self, man: Node) -> list[tuple[Node, Node, float, list[str]]]:
-        """A man's compulsory one-of weapon groups (an NCO's Rifle or SMG, min 1 and max 1), each as
-        (group, its default, the default's cost, its weapons): the data's default, else the cheapest."""
+    def weapon_choices(self, man: Node) -> list[WeaponChoice]:
+        """A man's compulsory one-of weapon groups (an NCO's Rifle or SMG, min 1 and max 1), each with its
+        default: the data's default, else the cheapest. A man with no such group but two or more weapons of
+        his own he may take once each (a Regular British NCO's Rifle and SMG, neither compulsory) chooses
+        among those the same way, as the same NCO of the other qualities does."""
         found = []
         for group in self.converter.children(man, self.catalogue):
             if not group.is_group or (group.limit("min") or 0) < 1 or group.limit("max") != 1:
                 continue
             entries = [c for c in self.converter.children(group, self.catalogue) if not c.is_group]
-            if not entries:
-                continue
-            wanted = group.element.get("defaultSelectionEntryId")
-            named = [c for c in entries if wanted and wanted in (c.id, c.element.get("id"))]
-            default = named[0] if named else min(entries, key=lambda c: c.cost + self.mandatory_cost(c))
-            cost = default.cost + self.mandatory_cost(default)
-            found.append((group, default, cost, self.contents_weapons(default)))
+            if entries:
+                found.append(self.choice_among(group.name, entries, group.element.get("defaultSelectionEntryId")))
+        if not found:
+            loose = [
+                c
+                for c in self.converter.children(man, self.catalogue)
+                if not c.is_group and not c.limit("min") and c.limit("max") == 1 and self.contents_weapons(c)
+            ]
+            if len(loose) >= 2:
+                found.append(self.choice_among("Weapon", loose, None))
+                self.report.pattern("a man's weapons with no group around them, each at most once: read as his choice")
         return found
 
-    def weapon_choice(self, man: Node, count: int, most: float | None, choice: tuple, part: Part, line: dict) -> None:
+    def choice_among(self, name: str, entries: list[Node], wanted: str | None) -> WeaponChoice:
+        named = [c for c in entries if wanted and wanted in (c.id, c.element.get("id"))]
+        default = named[0] if named else min(entries, key=lambda c: c.cost + self.mandatory_cost(c))
+        cost = default.cost + self.mandatory_cost(default)
+        return WeaponChoice(name, default, cost, self.contents_weapons(default), entries)
+
+    def weapon_choice(
+        self, man: Node, count: int, most: float | None, choice: WeaponChoice, part: Part, line: dict
+    ) -> None:
         """A man's compulsory weapon: the default in his hands and in the squad's price; the others, for a
         man of a fixed number (the NCO), options replacing it, named for him."""
-        group, default, cost, weapons = choice
+        default, cost, weapons = choice.default, choice.cost, choice.weapons
         line["weapons"] += [w for w in weapons if w not in line["weapons"]]
         if most != count:
             self.report.pattern("a weapon choice of men a squad may add: the default's cost in each man's price")
             return
-        key = slug(f"{without_quality(man.name)} {group.name}")
+        key = slug(f"{without_quality(man.name)} {choice.name}")
         before = len(part.options)
-        for other in self.converter.children(group, self.catalogue):
-            if other is not default and not other.is_group and other.id != default.id:
+        for other in choice.entries:
+            if other is not default and other.id != default.id:
                 self.option(other, part, key, (cost, weapons), f"{without_quality(man.name)} {other.name}")
         for option in part.options[before:]:
             option["_carrier"] = man.name
@@ -148,6 +192,7 @@ class MenMixin:
                 # "per" follows "points" in the pack's order of fields.
                 option |= {
                     "per": "model",
+                    "every_man": True,  # BattleScribe takes it once and every man pays
                     **{k: option.pop(k) for k in list(option) if k not in ("key", "name", "points")},
                 }
                 self.per_model_ids.update(option["_ids"])

@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
-from lists.battlescribe.conditions import shown_beside, signed
+from lists.battlescribe.conditions import qualities_hiding, shown_beside, signed
 from lists.battlescribe.constraints import constraint_value, outer_limits, own_max_limits
-from lists.battlescribe.names import MAN, number, rank_of, role_of, slug, whole
+from lists.battlescribe.names import MAN, number, quality_of, rank_of, role_of, slug, whole
 from lists.battlescribe.nodes import Node, Report
 from lists.battlescribe.unit_part import Part
 
@@ -64,6 +64,12 @@ class OptionsMixin:
         option["name"] += pricing.name_suffix  # the key stays the data's own name's: rosters name it
         if len(shown) < len(self.unit_shown):
             option["armies"] = shown
+        lower = {key: int(most_in[key]) for key in shown if most_in[key] is not None and most and most_in[key] < most}
+        if lower:
+            option["max_in"] = lower  # the theatre lists lowering its limit (a Guards squad's second LMG)
+        hidden_for = qualities_hiding(child.modifiers(), ids, self.tree)
+        if hidden_for:
+            option["_hidden_for"] = hidden_for  # settled once the unit's qualities are known (units.py)
         least_in = self.least_in(child, shown)
         if least_in:
             option["least_in"] = least_in
@@ -106,7 +112,7 @@ class OptionsMixin:
             self.never_offered.update({child.id, child.element.get("id", "")})
             return None
         if len({most_in[key] for key in shown}) > 1:
-            self.report.pattern("an option limit some theatres change: the highest of them used")
+            self.report.pattern("an option limit some theatres change: each theatre list's own limit")
         return shown, most_in, needs
 
     def least_in(self, child: Node, shown: list[str]) -> dict[str, int]:
@@ -144,6 +150,12 @@ class OptionsMixin:
         taken), and the options excluding it; None (reported) when a modifier forbids it."""
         contents = self.mandatory_cost(child)  # a set price is the entry's own: its compulsory contents still add
         pricing = OptionPricing(points=child.cost + contents)
+        ratings = self.rating_costs(child)
+        if len(ratings) == 1:
+            pricing.points += next(iter(ratings.values()))  # one rating only: always the one taken
+        else:
+            for quality, cost in ratings.items():
+                pricing.quality_change[quality] = pricing.quality_change.get(quality, 0) + cost
         for modifier in child.modifiers():
             target = modifier.get("field")
             if target == "hidden":
@@ -157,6 +169,23 @@ class OptionsMixin:
                 continue
             self.price_modifier(modifier, ids, contents, pricing, where)
         return pricing
+
+    def rating_costs(self, child: Node) -> dict[str, float]:
+        """What a compulsory group of quality entries inside an option adds, by the unit's quality: an officer's
+        Intelligence Officer must be rated Inexperienced (21), Regular (30) or Veteran (39), the rating the
+        officer's own quality keeps shown. A group holding one rating (a Naval Forward Observer's Regular, 80)
+        costs that always."""
+        found: dict[str, float] = {}
+        for group in self.converter.children(child, self.catalogue):
+            if not group.is_group or (group.limit("min") or 0) < 1:
+                continue
+            ratings = {quality_of(entry.name): entry for entry in self.converter.children(group, self.catalogue)}
+            if None in ratings or not ratings:
+                continue
+            for quality, entry in ratings.items():
+                found[quality] = entry.cost + self.mandatory_cost(entry)
+            self.report.pattern("an option holding a compulsory rating by quality: its cost for each quality")
+        return found
 
     def price_modifier(
         self, modifier: Element, ids: set[str], contents: float, pricing: OptionPricing, where: str

@@ -21,9 +21,11 @@ class Override(BaseModel):
 
     file: str | None = None  # the data file; None: every file
     id: str | None = None  # the element's id; None: every element with the source value
-    # name, cost, a profile's characteristic:NAME, or modifier:FIELD (a modifier of that field dropped;
-    # source_value "TYPE VALUE", e.g. "increment 1.0", used_value "none").
-    field: str = Field(pattern=r"^(name|cost|characteristic:.+|modifier:.+)$")
+    # name, cost, a profile's characteristic:NAME, targetId (what a link points to: another profile's id),
+    # value (a constraint's number), childId (what the conditions of the element's own modifiers count), or
+    # modifier:FIELD (a modifier of that field dropped; source_value "TYPE VALUE", e.g. "increment 1.0",
+    # used_value "none").
+    field: str = Field(pattern=r"^(name|cost|targetId|value|childId|characteristic:.+|modifier:.+)$")
     source_value: str
     used_value: str
     reason: str = Field(min_length=1)
@@ -34,6 +36,9 @@ class OverridesFile(BaseModel):
 
     overrides: list[Override] = []
     organisation_facts: list[OrganisationFact] = []
+
+
+ATTRIBUTES = ("name", "targetId", "value")  # the fields an override sets on the element itself
 
 
 @dataclass
@@ -80,20 +85,33 @@ def _drop_modifier(element, override: Override) -> int:
     return dropped
 
 
+def _recount(element, override: Override) -> int:
+    """Point the conditions of the element's own modifiers counting the source entry at the used one."""
+    changed = 0
+    for modifier in element.findall("modifiers/modifier"):
+        for condition in modifier.iter("condition"):
+            if condition.get("childId") == override.source_value:
+                condition.set("childId", override.used_value)
+                changed += 1
+    return changed
+
+
 def apply_overrides(library: Library, overrides: list[Override]) -> list[Applied]:
     """Apply each override where the data still holds its source value; count the places."""
     applied = []
     for override in overrides:
         count = 0
         for element in _targets(library, override):
-            if override.field == "name" and element.get("name") == override.source_value:
-                element.set("name", override.used_value)
+            if override.field in ATTRIBUTES and element.get(override.field) == override.source_value:
+                element.set(override.field, override.used_value)
                 count += 1
             elif override.field == "cost":
                 for cost in element.findall("costs/cost"):
                     if cost.get("typeId") == "points" and cost.get("value") == override.source_value:
                         cost.set("value", override.used_value)
                         count += 1
+            elif override.field == "childId":
+                count += _recount(element, override)
             elif _characteristic_holds(element, override):
                 element.text = (element.text or "").replace(override.source_value, override.used_value)
                 count += 1

@@ -29,7 +29,7 @@ class PackWriter:
         for catalogue in library.catalogues:
             self.catalogue(catalogue)
         # The game system's forces serve every converted army (not the hand-written Generic army).
-        converted = [army["key"] for content in self.files.values() for army in content["armies"]]
+        converted = {army["key"]: army["source_id"] for content in self.files.values() for army in content["armies"]}
         organisations_ = organisations(self.converter, library.system, converted)
         shared: dict = {
             "unit_categories": [
@@ -64,7 +64,7 @@ class PackWriter:
         armies = self.armies(army, shown_in)
         self.report.counts["nations converted"] += 1
         content: dict = {"armies": armies, "units": units}
-        found = organisations(self.converter, catalogue, [a["key"] for a in armies])
+        found = organisations(self.converter, catalogue, {a["key"]: a["source_id"] for a in armies})
         if found:
             content["organisations"] = found
         self.files[f"{army.key}.yaml"] = content

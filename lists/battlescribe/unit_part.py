@@ -23,3 +23,6 @@ class Part:
     army_changes: dict[str, float] = field(default_factory=dict)  # army key -> what its theatre adds to the cost
     # A quality's own cost set while an option is taken (a Panther with IR equipment): option entry id -> change.
     option_changes: dict[str, float] = field(default_factory=dict)
+    # The unit's qualities an option's taking hides (a Highland Officer: Regular and Inexperienced): entry id -> them.
+    hidden_by_options: dict[str, set[str]] = field(default_factory=dict)
+    shared_limits: dict[str, dict] = field(default_factory=dict)  # a group's most, shared by its options

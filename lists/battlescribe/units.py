@@ -11,7 +11,7 @@ import re
 from xml.etree.ElementTree import Element
 
 from lists.battlescribe.carriers import name_carriers
-from lists.battlescribe.conditions import EntryTree, conditions_hold, mentions, signed, when_applies
+from lists.battlescribe.conditions import EntryTree, conditions_hold, mentions, options_hiding, signed, when_applies
 from lists.battlescribe.converter import Converter
 from lists.battlescribe.costs import theatre_costs
 from lists.battlescribe.men import MenMixin, own_shape, quality_shape
@@ -138,6 +138,9 @@ class UnitBuilder(MenMixin, OptionsMixin):
                     self.report.pattern("a quality some theatre lists hide: offered only in the others")
             quality.army_changes = self.theatre_changes(child)
             quality.option_changes = self.option_changes(child)
+            for option_id in options_hiding(child.modifiers(), {child.id, child.element.get("id", "")}, self.tree):
+                part.hidden_by_options.setdefault(option_id, set()).add(quality_name(child.name))
+                self.report.pattern("a quality hidden while an option is taken: the option offered to the others")
             self.walk(child, quality)
             part.qualities[quality_name(child.name)] = quality
 
@@ -170,8 +173,25 @@ class UnitBuilder(MenMixin, OptionsMixin):
             # Weapons fitted N times (an LVT4's two pintle mounts): the default N times, the others replacing it.
             self.compulsory_choice(group, entries, part, None, int(low))
             return
+        before = len(part.options)
         for child in entries:
             self.option(child, part, exclusive)
+        if high is not None and high > 1:
+            self.shared_limit(group, part, part.options[before:], int(high))
+
+    def shared_limit(self, group: Node, part: Part, options: list[dict], most: int) -> None:
+        """A group's greatest number its options share (an officer's Additional Men: three, of whatever kind),
+        where their own limits together allow more."""
+        each = [max([o.get("max") or most + 1, *o.get("_max_with", {}).values()]) for o in options]
+        if sum(each) <= most:
+            return
+        key, suffix = slug(group.name), 2
+        while key in part.shared_limits:
+            key, suffix = f"{slug(group.name)}-{suffix}", suffix + 1
+        part.shared_limits[key] = {"name": group.name, "max": most}
+        for option in options:
+            option["shares"] = key
+        self.report.pattern("a group's most shared by its options (an officer's Additional Men): one shared limit")
 
     def theatre_changes(self, node: Node) -> dict[str, float]:
         """How much each theatre list showing the unit changes the entry's own cost by (a set price)."""
@@ -261,6 +281,9 @@ class UnitBuilder(MenMixin, OptionsMixin):
             return None
         if qualities:
             unit["qualities"] = qualities
+        if part.shared_limits:
+            unit["shared_limits"] = part.shared_limits
+        self.hidden_by_quality(part, [entry["quality"] for entry in qualities], where)
         composition = self.men_lines(composition, part, name_node, len(qualities), where)
         name_men_carrying(part.options, composition, len(qualities))
         unit["composition"] = [{k: v for k, v in line.items() if v != []} for line in composition]
@@ -327,10 +350,29 @@ class UnitBuilder(MenMixin, OptionsMixin):
             part.min_size = part.min_size if part.min_size is not None else extra.min_size
             part.max_size = part.max_size if part.max_size is not None else extra.max_size
             self.merge_quality_options(part.options, quality_options, quality, extra.options)
+            part.shared_limits |= extra.shared_limits
             part.weapons += [w for w in extra.weapons if w not in part.weapons]
         for option in quality_options.values():
             self.offered_by_quality(option, len(part.qualities))
         return qualities, composition
+
+    def hidden_by_quality(self, part: Part, qualities: list[str], where: str) -> None:
+        """Options the data hides while the unit is of some quality (an officer's Veteran Soldier, for a Veteran
+        officer only): offered to the other qualities; one hidden for every quality the unit has is left out."""
+        kept = []
+        for option in part.options:
+            hidden = option.pop("_hidden_for", set())
+            hidden |= {q for entry_id in option["_ids"] for q in part.hidden_by_options.get(entry_id, ())}
+            if hidden and qualities:
+                offered = [q for q in option.get("qualities", qualities) if q not in hidden]
+                if not offered:
+                    self.report.skip(f"{where} / {option['name']}", option["source_id"], "hidden for every quality")
+                    continue
+                if len(offered) < len(qualities):
+                    option["qualities"] = offered
+                self.report.pattern("an option hidden while the unit is of some quality: offered to the others")
+            kept.append(option)
+        part.options[:] = kept
 
     def offered_by_quality(self, option: dict, qualities: int) -> None:
         """An option met under quality entries: limited to the qualities offering it, priced and limited by each."""

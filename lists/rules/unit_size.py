@@ -53,9 +53,10 @@ def unit_size_findings(roster: RosterSnapshot) -> list[Finding]:
         unit_type = unit.unit_type
         findings += _size_findings(unit)
         findings += _required_options(roster, unit)
+        findings += _shared_limits(unit)
         groups: dict[str, list[str]] = {}
         for option, count in unit.chosen_options:
-            most = option.quality_max.get(unit.quality, option.max) if unit.quality else option.max
+            most, why = _option_most(roster, unit, option)
             if option.min_if_taken and count < option.min_if_taken:
                 findings.append(
                     error(
@@ -68,22 +69,18 @@ def unit_size_findings(roster: RosterSnapshot) -> list[Finding]:
                         unit_type.name,
                     )
                 )
-            raised = [m for other, m in option.max_with.items() if unit.options.get(other)]
-            if raised and most is not None:
-                most = max([most, *raised])  # a greater number while another option is taken
             if most is not None and count > most:
                 findings.append(
                     error(
                         "option.too_many",
-                        f"{unit.label} takes {option.name} {count} times; at most {most} allowed"
-                        + (f" for a {unit.quality} unit." if most != option.max else "."),
+                        f"{unit.label} takes {option.name} {count} times; at most {most} allowed{why}.",
                         f"Take it {'once' if most == 1 else counted(most, 'time')} or fewer.",
                         unit_type.key,
                         unit,
                         unit_type.name,
                     )
                 )
-            if option.per == "model" and count > unit.men:
+            if option.per == "model" and not option.every_man and count > unit.men:
                 findings.append(
                     error(
                         "option.too_many",
@@ -120,6 +117,42 @@ def unit_size_findings(roster: RosterSnapshot) -> list[Finding]:
                     )
                 )
     return findings
+
+
+def _shared_limits(unit) -> list[Finding]:
+    """Options sharing one limit of the unit (an officer's Additional Men: three in all), taken too often."""
+    findings = []
+    for key, limit in unit.unit_type.shared_limits.items():
+        sharing = [(option, count) for option, count in unit.chosen_options if option.shares == key and count]
+        taken = sum(count for _, count in sharing)
+        if taken > limit["max"]:
+            names = ", ".join(option.name for option, _ in sharing)
+            findings.append(
+                error(
+                    "option.too_many",
+                    f"{unit.label} takes {taken} of its {limit['name']} ({names}); at most {limit['max']} in all.",
+                    f"Take {limit['max']} or fewer of them.",
+                    unit.unit_type.key,
+                    unit,
+                    unit.unit_type.name,
+                )
+            )
+    return findings
+
+
+def _option_most(roster: RosterSnapshot, unit, option) -> tuple[int | None, str]:
+    """How often a unit may take an option here, and why when not its own limit: a unit of its quality or
+    the roster's army list may lower it (`quality_max`, `max_in`), another option taken may raise it."""
+    most, why = option.max, ""
+    lower = [(option.quality_max.get(unit.quality), f" for a {unit.quality} unit")]
+    lower.append((option.max_in.get(roster.army_key), f" in the {roster.army_name} list"))
+    for limit, reason in lower:
+        if limit is not None and (most is None or limit < most):
+            most, why = limit, reason
+    raised = [m for other, m in option.max_with.items() if unit.options.get(other)]
+    if raised and most is not None and max(raised) > most:
+        most, why = max(raised), ""  # a greater number while another option is taken
+    return most, why
 
 
 def _required_options(roster: RosterSnapshot, unit) -> list[Finding]:
