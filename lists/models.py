@@ -323,6 +323,7 @@ OPTION_PLAIN_FIELDS = (
     "copies_unit",
     "in_size",
     "crew",
+    "excludes",
 )
 
 
@@ -338,6 +339,7 @@ class UnitOption(models.Model):
     max = models.PositiveIntegerField(null=True, blank=True)
     group = models.CharField(max_length=80, blank=True)
     shares = models.CharField(max_length=80, blank=True)  # the unit's shared limit it counts toward
+    excludes = models.JSONField(default=list, blank=True)  # option keys it is never taken with
     adds_models = models.JSONField(default=list)
     weapons = models.ManyToManyField(Weapon, blank=True, related_name="option_links")
     replaces = models.JSONField(default=list)

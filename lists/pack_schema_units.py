@@ -105,6 +105,7 @@ class Option(Strict):
     max: int | None = Field(default=None, ge=1)
     group: Key | None = None  # options in one group exclude each other
     shares: Key | None = None  # counts toward this limit of the unit's `shared_limits`
+    excludes: list[Key] = []  # other options of the unit it is never taken with (outside its group)
     adds_models: list[ModelEntry] = []
     weapons: list[Key] = []
     replaces: list[Key] = []

@@ -97,6 +97,7 @@ class OptionInfo:
     max: int | None = None
     group: str = ""
     shares: str = ""  # the unit's shared limit it counts toward
+    excludes: list[str] = field(default_factory=list)  # option keys it is never taken with
     adds_models: tuple[ModelLine, ...] = ()
     weapons: tuple[WeaponInfo, ...] = ()
     replaces: tuple[str, ...] = ()

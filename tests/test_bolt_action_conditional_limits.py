@@ -14,6 +14,14 @@ A group's most its options share, none with a limit of its own:
   b638-ff99-ddc8-c5b9 at 10 and two MMGs of rear arcs 48e2-9966-7900-7960 and a58c-8811-b50a-3179 at 15. Three
   weapons, the HMG and the two rear MMGs: 70 + 10 + 30 = 110; a fourth is too many.
 
+Options hiding each other, taken one or the other:
+- BA2 - Armies of Hungary.cat, Second Army Rifle Section, Regular 7195-5832-c3ac-e4ca: Regular Soldier with LMG
+  cb22-fc06-85d7-680e and Regular Soldier with Light Mortar 042a each hidden while the other is selected once.
+- BA2 - Armies of China.cat, X and Y Force Squad, Regular 79dc: Soldier with BAR 9046 and Soldier with LMG 0df7 alike.
+- BA2 - Armies of the United States.cat, M3A1 Stuart 74a472b7-058c-b628-b74a-63d1a935b0e6: Recce
+  dacdab36-723c-fdb3-b0aa-f0c8825dce8a and the Forward Facing Hull Mounted Flamethrower 90d0-239a-4933-a6c7 (already
+  one of its hull mount's choices) hide each other.
+
 A least number set once an option is taken (both mounts or neither):
 - BA2 - Armies of the United States.cat, LVT4 'Water Buffalo' (link 5567e31a-d80a-eb67-b1a7-d694e8ba6177, entry
   8022580f-76df-9360-a198-db5e6f3982fb): Regular d 069202e1-a984-f056-431c-08df809e1516 at 140; Pintle mount
@@ -174,3 +182,34 @@ def test_a_patrol_truck_mounts_three_weapons_at_most(tmp_path, extra, points, re
     result = judged(tmp_path, "netherlands-1941-42-dutch-east-indies", [unit])
     assert result["points"] == points
     assert any("at most 3 in all" in message for message in too_many(result)) is refused
+
+
+@pytest.mark.parametrize(
+    ("army", "unit", "first", "second"),
+    [
+        (
+            "hungary-1942-43-hungarian-second-army",
+            "hungary-second-army-rifle-section",
+            "Regular Soldier with LMG",
+            "Regular Soldier with Light Mortar",
+        ),
+        (
+            "china-1942-45-x-and-y-force-burma",
+            "china-x-and-y-force-squad",
+            "Regular Soldier with BAR",
+            "Regular Soldier with LMG",
+        ),
+        (
+            "united-states-1942-operation-torch",
+            "united-states-m3a1-stuart",
+            "Recce",
+            "Forward Facing Hull Mounted Flamethrower",
+        ),
+    ],
+)
+def test_options_hiding_each_other_are_taken_one_or_the_other(tmp_path, army, unit, first, second):
+    one = judged(tmp_path, army, [f"{{unit: {unit}, quality: Regular, options: [{first}]}}"])
+    both = judged(tmp_path, army, [f"{{unit: {unit}, quality: Regular, options: [{first}, {second}]}}"])
+    assert "option.exclusive" not in codes(one)
+    exclusive = [f["message"] for f in both["findings"] if f["code"] == "option.exclusive"]
+    assert len(exclusive) == 1 and first in exclusive[0] and second in exclusive[0]

@@ -116,7 +116,7 @@ def hidden_while(modifiers: list[Element], holder: set[str], tree: EntryTree) ->
             [g.get("type") for g in groups] == ["or"] and modifier.find("conditions") is None
         )
         if conditions and single and modifier.find("repeats/repeat") is None:
-            found.append([when_applies(_single(condition), holder, tree) for condition in conditions])
+            found.append([when_applies(_single(_as_taken(condition)), holder, tree) for condition in conditions])
     return found
 
 
@@ -133,6 +133,16 @@ def options_hiding(modifiers: list[Element], holder: set[str], tree: EntryTree) 
     Regular and Inexperienced entries: he must be Veteran); the theatre lists a modifier also names are read
     where the army lists are."""
     return {on for readings in hidden_while(modifiers, holder, tree) for applies, on in readings if applies == "with"}
+
+
+def _as_taken(condition: Element) -> Element:
+    """A condition hiding an entry while another is selected exactly once, as while it is taken: the men it
+    counts are taken once at most (a squad's LMG man hiding its light mortar man)."""
+    if condition.get("type") != "equalTo" or number(condition.get("value")) != 1:
+        return condition
+    taken = Element(condition.tag, dict(condition.attrib))
+    taken.set("type", "atLeast")
+    return taken
 
 
 def _single(condition: Element) -> Element:

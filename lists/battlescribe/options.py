@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
-from lists.battlescribe.conditions import qualities_hiding, shown_beside, signed
+from lists.battlescribe.conditions import options_hiding, qualities_hiding, shown_beside, signed
 from lists.battlescribe.constraints import constraint_value, outer_limits, own_max_limits
 from lists.battlescribe.names import MAN, number, quality_of, rank_of, role_of, slug, whole
 from lists.battlescribe.nodes import Node, Report
@@ -70,6 +70,9 @@ class OptionsMixin:
         hidden_for = qualities_hiding(child.modifiers(), ids, self.tree)
         if hidden_for:
             option["_hidden_for"] = hidden_for  # settled once the unit's qualities are known (units.py)
+        hidden_with = options_hiding(child.modifiers(), ids, self.tree) - ids
+        if hidden_with:
+            option["_hidden_with"] = hidden_with  # other options whose taking hides it (priced_with_others)
         least_in = self.least_in(child, shown)
         if least_in:
             option["least_in"] = least_in
@@ -387,16 +390,27 @@ class OptionsMixin:
         keys = {option["key"] for option in options}
         by_key = {option["key"]: option for option in options}
         for option in options:
+            hidden_with = [by_key.get(self.option_keys.get(i, "")) for i in sorted(option.pop("_hidden_with", ()))]
+            for other in hidden_with:
+                # Men hiding each other (an LMG man and a light mortar man): one or the other, where both are offered.
+                if other is not None and other is not option and may_meet(option, other):
+                    option.setdefault("_excludes", []).append(other["_ids"][0])
+        for option in options:
             for entry_id in option.pop("_excludes", []):
                 other = by_key.get(self.option_keys.get(entry_id, ""))
                 if other is None or other is option:
                     continue
                 pair = "-or-".join(sorted([option["key"], other["key"]]))[:80]
-                if option.get("group", pair) == pair and other.get("group", pair) == pair:
+                if option.get("group") and option.get("group") == other.get("group"):
+                    self.report.pattern("two options that exclude each other: already one group")
+                elif option.get("group", pair) == pair and other.get("group", pair) == pair:
                     option["group"] = other["group"] = pair
                     self.report.pattern("two options that exclude each other: one group")
                 else:
-                    self.report.pattern("an option another excludes, already in a group of its own: not carried")
+                    for one, two in ((option, other), (other, option)):
+                        if two["key"] not in one.setdefault("excludes", []):
+                            one["excludes"].append(two["key"])
+                    self.report.pattern("an option another excludes, already in a group of its own: excludes")
         for option in options:
             option.pop("_ids", None)
             prices = option.pop("_by_quality", {})
@@ -460,3 +474,12 @@ def apply_quality_max(option: dict, by_quality: dict[str, int | None]) -> None:
         return
     option["max"] = max(by_quality.values())
     option["quality_max"] = {q: most for q, most in by_quality.items() if most != option["max"]}
+
+
+def may_meet(option: dict, other: dict) -> bool:
+    """Whether one unit could take both options: offered to a quality and an army list in common."""
+    for field_name in ("qualities", "armies"):
+        mine, theirs = option.get(field_name), other.get(field_name)
+        if mine and theirs and not set(mine) & set(theirs):
+            return False
+    return True

@@ -104,6 +104,11 @@ def unit_size_findings(roster: RosterSnapshot) -> list[Finding]:
                 )
             if option.group:
                 groups.setdefault(option.group, []).append(option.name)
+        taken = {option.key: option.name for option, count in unit.chosen_options if count}
+        for option, count in unit.chosen_options:
+            for other in option.excludes:  # a pair the data forbids outside any group, named once
+                if count and other in taken:
+                    groups["excludes " + " ".join(sorted([option.key, other]))] = [option.name, taken[other]]
         for names in groups.values():
             if len(names) > 1:
                 findings.append(
