@@ -96,3 +96,10 @@ def test_anti_tank_grenades_are_paid_by_every_man_of_the_section(tmp_path, size,
     result = judged(tmp_path, NORMANDY, [unit])
     assert result["points"] == expected
     assert "option.too_many" not in codes(result)
+
+
+def test_a_unit_its_theatre_does_not_field_is_named_as_such(tmp_path):
+    army = "germany-1941-operation-barbarossa"  # the Panther link is hidden in this theatre list
+    message = refusal(tmp_path, army, "{unit: germany-panzer-v-panther, quality: Regular}")
+    assert "'germany-panzer-v-panther' is not fielded by the 1941: Operation Barbarossa" in message
+    assert "unknown unit" in refusal(tmp_path, army, "{unit: germany-panzr-v-panthr, quality: Regular}")
