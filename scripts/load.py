@@ -15,16 +15,14 @@ import http.cookiejar
 import os
 import re
 import shutil
-import signal
 import subprocess
-import sys
-import tempfile
 import time
 import urllib.parse
 import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from bench_server import environment, prepare, server, serving
+
 PORT = int(os.environ.get("ARMYBUILDER_LOAD_PORT", "8765"))
 SECONDS = int(os.environ.get("ARMYBUILDER_LOAD_SECONDS", "10"))
 BASE = f"http://127.0.0.1:{PORT}"
@@ -58,39 +56,17 @@ end
 """
 
 
-def environment(tmp: Path) -> dict:
-    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "DJANGO_DEBUG"}}
-    env.update(
-        DJANGO_SETTINGS_MODULE="armybuilder.settings",
-        DJANGO_SECRET_KEY="load-test-only-" + "k" * 50,
-        DJANGO_ALLOWED_HOSTS="127.0.0.1",
-        DJANGO_SECURE_SSL_REDIRECT="0",
-        DJANGO_SQLITE_PATH=str(tmp / "load.sqlite3"),
-        ARMYBUILDER_CACHE_DIR=str(tmp / "cache"),
-        ARMYBUILDER_BIND=f"127.0.0.1:{PORT}",
-        ARMYBUILDER_WORKERS="2",
-    )
-    return env
-
-
-def prepare(env: dict) -> str:
-    """A database with the packs and a 20-unit roster; returns the roster's import answer (edit link)."""
-    python = sys.executable
-    for command in (["migrate", "-v0"], ["collectstatic", "--no-input", "-v0"], ["loadpacks"]):
-        subprocess.run([python, "manage.py", *command], cwd=ROOT, env=env, check=True, capture_output=True)
-    script = (
-        "import django; django.setup()\n"
-        "from lists.roster_files import load_roster_file, save_new_roster\n"
-        "from lists.sharing import hash_secret\n"
-        "def roster(count):\n"
-        "    units = ''.join('  - {unit: Regular Infantry Section (Mid-/ Late-War), quality: Regular, options: [Light machine gun]}\\n' for _ in range(count))\n"
-        "    return load_roster_file(f'game: bolt-action-2e\\narmy: generic\\nname: Load {count}\\nunits:\\n{units}'.encode())\n"
-        "save_new_roster(roster(400), 'loadtest400units', hash_secret('load-test-400-secret'))\n"
-        "small = save_new_roster(roster(20), 'loadtestshareid01', hash_secret('load-test-edit-secret'))\n"
-        "print(small.units.first().id)\n"
-    )
-    result = subprocess.run([python, "-c", script], cwd=ROOT, env=env, check=True, capture_output=True, text=True)
-    return result.stdout.strip()
+# A 400-unit and a 20-unit roster; prints the small one's first unit id (the live-validation target).
+ROSTER_SCRIPT = (
+    "from lists.roster_files import load_roster_file, save_new_roster\n"
+    "from lists.sharing import hash_secret\n"
+    "def roster(count):\n"
+    "    units = ''.join('  - {unit: Regular Infantry Section (Mid-/ Late-War), quality: Regular, options: [Light machine gun]}\\n' for _ in range(count))\n"
+    "    return load_roster_file(f'game: bolt-action-2e\\narmy: generic\\nname: Load {count}\\nunits:\\n{units}'.encode())\n"
+    "save_new_roster(roster(400), 'loadtest400units', hash_secret('load-test-400-secret'))\n"
+    "small = save_new_roster(roster(20), 'loadtestshareid01', hash_secret('load-test-edit-secret'))\n"
+    "print(small.units.first().id)\n"
+)
 
 
 def fetch_pdf(path: str, limit: float = 600) -> tuple[float, int]:
@@ -112,18 +88,6 @@ def render_state(path: str) -> str:
     with urllib.request.urlopen(f"{BASE}{path}?wait=1", timeout=30) as answer:  # noqa: S310 - loopback only
         html = answer.read().decode()
     return "ready" if "is downloading" in html else "rendering" if "Rendering" in html else "queued"
-
-
-def wait_until_up(process: subprocess.Popen) -> None:
-    for _ in range(100):
-        if process.poll() is not None:
-            raise SystemExit("gunicorn stopped: " + process.stderr.read().decode()[-500:])
-        try:
-            urllib.request.urlopen(f"{BASE}/", timeout=1)  # noqa: S310 - loopback only
-            return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit("gunicorn did not start")
 
 
 def csrf_and_version(edit_path: str) -> tuple[str, str]:
@@ -153,45 +117,36 @@ def line(label: str, result: dict, target: str = "") -> None:
 def main() -> None:
     if not shutil.which("wrk"):
         raise SystemExit("wrk is not installed: make bench installs it (Debian package wrk)")
-    tmp = Path(tempfile.mkdtemp(prefix="armybuilder-load-"))
-    env = environment(tmp)
-    unit_id = prepare(env)
-    gunicorn = [str(Path(sys.executable).parent / "gunicorn"), "-c", "armybuilder/gunicorn.py", "armybuilder.wsgi"]
-    server = subprocess.Popen(
-        [sys.executable, "scripts/with_worker.py", *gunicorn],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        wait_until_up(server)
-        print("Production server (gunicorn, fonts built before the workers fork; the PDF worker beside it)")
-        for label in ("first cards.pdf of a 20-unit roster (queued, rendered, served)", "the same again (cached)"):
-            seconds, size = fetch_pdf("/r/loadtestshareid01/cards.pdf")
-            print(f"  {label:<58} {seconds * 1000:>8.0f} ms")
-        print(f"Load test: 2 gunicorn workers on 127.0.0.1:{PORT}, wrk 2 threads, {SECONDS} s per endpoint")
-        share = wrk("/r/loadtestshareid01/", "", tmp, connections=16)
-        line("share page (20 units)", share, "(target 300 req/s, no errors)")
-        edit_path = "/e/load-test-edit-secret/"
-        token, version = csrf_and_version(edit_path)
-        path = f"{edit_path}units/{unit_id}/"
-        edit = wrk(path, LUA_EDIT.format(version=version, path=path, token=token, base=BASE), tmp, connections=4)
-        line("live validation (htmx edit)", edit)
-        big = "/r/loadtest400units/cards.pdf"
-        started = time.perf_counter()
-        urllib.request.urlopen(f"{BASE}{big}", timeout=30).read()  # noqa: S310 - loopback only: starts the render
-        time.sleep(1)  # let the worker pick it up
-        during = wrk("/r/loadtestshareid01/", "", tmp, connections=16)
-        state = render_state(big)
-        line("share page while 400-unit PDF renders", during, f"(target p95 < 200 ms; PDF still {state} at the end)")
-        _, size = fetch_pdf(big)
-        total = time.perf_counter() - started
-        print(f"  {'400-unit cards.pdf, request to download':<58} {total * 1000:>8.0f} ms  ({size // 1024} KB)")
-    finally:
-        server.send_signal(signal.SIGTERM)
-        server.wait(timeout=20)
-        shutil.rmtree(tmp, ignore_errors=True)
+    with serving("armybuilder-load-") as tmp:
+        env = environment(tmp, PORT, "load-test", ARMYBUILDER_WORKERS="2")
+        unit_id = prepare(env, ROSTER_SCRIPT)
+        with server(env, BASE):
+            measure(tmp, unit_id)
+
+
+def measure(tmp: Path, unit_id: str) -> None:
+    print("Production server (gunicorn, fonts built before the workers fork; the PDF worker beside it)")
+    for label in ("first cards.pdf of a 20-unit roster (queued, rendered, served)", "the same again (cached)"):
+        seconds, size = fetch_pdf("/r/loadtestshareid01/cards.pdf")
+        print(f"  {label:<58} {seconds * 1000:>8.0f} ms")
+    print(f"Load test: 2 gunicorn workers on 127.0.0.1:{PORT}, wrk 2 threads, {SECONDS} s per endpoint")
+    share = wrk("/r/loadtestshareid01/", "", tmp, connections=16)
+    line("share page (20 units)", share, "(target 300 req/s, no errors)")
+    edit_path = "/e/load-test-edit-secret/"
+    token, version = csrf_and_version(edit_path)
+    path = f"{edit_path}units/{unit_id}/"
+    edit = wrk(path, LUA_EDIT.format(version=version, path=path, token=token, base=BASE), tmp, connections=4)
+    line("live validation (htmx edit)", edit)
+    big = "/r/loadtest400units/cards.pdf"
+    started = time.perf_counter()
+    urllib.request.urlopen(f"{BASE}{big}", timeout=30).read()  # noqa: S310 - loopback only: starts the render
+    time.sleep(1)  # let the worker pick it up
+    during = wrk("/r/loadtestshareid01/", "", tmp, connections=16)
+    state = render_state(big)
+    line("share page while 400-unit PDF renders", during, f"(target p95 < 200 ms; PDF still {state} at the end)")
+    _, size = fetch_pdf(big)
+    total = time.perf_counter() - started
+    print(f"  {'400-unit cards.pdf, request to download':<58} {total * 1000:>8.0f} ms  ({size // 1024} KB)")
 
 
 if __name__ == "__main__":
