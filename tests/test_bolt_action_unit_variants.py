@@ -30,6 +30,18 @@ A squad whose men's least numbers add up past the group's least size:
   Inexperienced Squad Members 498379f1-1fe8-e62b-874a-c04dfbff1415 (5 to 14): NCO 77bbbd98-0ea8-5861-ffae-93299feaf157
   (exactly 1) and 6 to 13 soldiers 62266c8b-4c29-182a-3fa8-1e186523bdfc, each 7. Seven men 49; six are too few.
 
+A squad's base man, the one it may add most of and named for no weapon:
+- BA2 - Partisans.cat, Partisan Squad (Late War) d2f9-b587-995c-246a: Squad Members c2f4 (5 to 20) holds Regular
+  Leader (NCO) e54c at 10 (Weapon group 8802: Rifle, or SMG 02ab with the SMG c0ab-2b01-53b6-5cbd of Bolt Action 2.gst
+  at 3), Regular Men with LMG 72cd (at most 1) at 10 plus the LMG 14a1-5df7-8293-36d8 at 20, Regular Men with SMG
+  db9b at 10 plus 3 and Regular Men e81d at 10. Five men: 50. Eight of his own, the Leader's SMG, two SMG men, a
+  Panzerfaust 22cb at 5 and Anti-tank Grenades 7ec9 (2, 2 less once taken, 2 a man): 13 + 70 + 26 + 5 + 20 = 134.
+
+A man of the squad's group named for no kind of man:
+- BA2 - Armies of the Netherlands.cat, KNIL Guerrilla Rifle Section 062d-b4af-68ca-0a0e, Veteran: Squad Members
+  20fe-f571 (5 to 8) holds the NCO, 4 to 7 soldiers at 13 and a Veteran Local Scout 050f at 38 (at most 1). Eight of
+  their own (the NCO's SMG, compulsory, at 3) and the scout: 13 + 3 + 7 x 13 + 38 = 145, and nine in a group of at most eight.
+
 A squad whose men's greatest numbers add up to less than the group's greatest size:
 - BA2 - Armies of Japan.cat, IJA Machine Gun Section 6f88-1a24-3032-0193: Veteran f731-f880-5c96-73ed at 81 holds
   Squad Members aeb5-6964-73a8-aa2c (4 to 12): Veteran NCO 604f-aea0-3562-dc2d (exactly 1) and Veteran Soldier
@@ -138,3 +150,34 @@ def _army_fielding(unit_key: str) -> str:
     from lists.models import Army
 
     return min(key for key, units in Army.objects.values_list("key", "borrow_units") if unit_key in units)
+
+
+LIBERATION = "partisans-1942-45-liberation"
+
+
+@pytest.mark.parametrize(
+    ("unit", "expected"),
+    [
+        ("{unit: partisans-partisan-squad-late-war, size: 5}", 50),
+        (
+            "{unit: partisans-partisan-squad-late-war, size: 8, options: [Leader (NCO) SMG, "
+            "{option: Regular Men with SMG, count: 2}, Panzerfaust, Anti-tank Grenades]}",
+            134,
+        ),
+    ],
+)
+def test_a_partisan_squads_men_are_plain_men_and_its_one_lmg_man_an_option(tmp_path, unit, expected):
+    result = judged(tmp_path, LIBERATION, [unit])
+    assert result["points"] == expected
+    assert "team.loader" not in codes(result)
+
+
+def test_a_knil_local_scout_is_one_of_the_sections_eight(tmp_path):
+    unit = (
+        "{unit: netherlands-knil-guerrilla-rifle-section, quality: Veteran, size: %d, options: [Veteran Local Scout]}"
+    )
+    full = judged(tmp_path, "netherlands-1942-44-knil-guerrillas", [unit % 7])
+    assert (full["points"], codes(full) & {"unit.size"}) == (132, set())
+    over = judged(tmp_path, "netherlands-1942-44-knil-guerrillas", [unit % 8])
+    assert over["points"] == 145
+    assert any(f["code"] == "unit.size" and "9 men" in f["message"] for f in over["findings"])

@@ -11,6 +11,15 @@ from lists.battlescribe.nodes import Node
 from lists.battlescribe.unit_part import Part
 
 
+def men_order(child: Node) -> tuple[int, float, bool]:
+    """The men a squad starts with first, in the data's order; then those it may add, most numerous first,
+    plain men ("Regular Men") before men named for a weapon ("Regular Men with SMG"), else in the data's order."""
+    if child.limit("min"):
+        return 0, 0.0, False
+    most = child.limit("max")
+    return 1, -(most if most is not None else float("inf")), " with" in child.name.lower()
+
+
 def men_most(entries: list[Node]) -> int | None:
     """The most men a group's entries hold together, where each has a fixed greatest number (none changed by
     a modifier, as a theatre or another option may raise it); None where any may be taken without end."""
@@ -41,20 +50,28 @@ class MenMixin:
         """A group of model entries: the unit's size range, its men, and the cost of one more man."""
         part.min_size, part.max_size = low, high
         counted = 0
-        # Men the squad starts with come first: the first of them that may be added sets the cost per extra man.
-        for child in sorted(entries, key=lambda c: (c.limit("min") or 0) == 0):
+        # Men the squad starts with come first: the first of them that may be added sets the cost per extra man;
+        # of the men it may add, the one it may add most of comes first (the Partisans' plain men, not their one
+        # LMG man).
+        for child in sorted(entries, key=men_order):
             count = int(child.limit("min") or 0)
             most = child.limit("max")
             each = child.cost + self.mandatory_cost(child)
             choices = self.weapon_choices(child) if count >= 1 else []
             each += sum(choice.cost for choice in choices)
-            if count == 0 and part.per_extra is not None and each != part.per_extra:
-                # A man with a different weapon (Soldier with LMG): an option adding him at his own cost,
+            extra_weapons = next((line["weapons"] for line in part.composition if line.get("extra")), None)
+            other_kind = each != part.per_extra or self.compulsory_weapons(child) != extra_weapons
+            if count == 0 and part.per_extra is not None and other_kind:
+                # A man of another cost or weapon (Soldier with LMG): an option adding him at his own cost,
                 # one of the squad's men as its size range counts them.
                 before = len(part.options)
                 self.option(child, part, None)
                 for option in part.options[before:]:
                     option["in_size"] = True
+                    # A member of the squad's group is one of its men, whatever his name (a KNIL Local Scout).
+                    option.setdefault(
+                        "adds_models", [{"count": 1, "role": role_of(child.name, self.kind), "name": child.name}]
+                    )
                 self.report.pattern("a man of another cost in a squad read as an option adding him")
                 continue
             part.points += count * each
