@@ -42,6 +42,12 @@ A man of the squad's group named for no kind of man:
   20fe-f571 (5 to 8) holds the NCO, 4 to 7 soldiers at 13 and a Veteran Local Scout 050f at 38 (at most 1). Eight of
   their own (the NCO's SMG, compulsory, at 3) and the scout: 13 + 3 + 7 x 13 + 38 = 145, and nine in a group of at most eight.
 
+Men whose price the unit's quality sets:
+- BA2 - Armies of the  Soviet Union.cat, Dog Mines' Anti-Tank Team f55b25c2-5779-e09d-ee27-8d3deae29db3: the Rating
+  entries (Inexperienced 7074, Regular 6600-0c31-4572-1c88, Veteran 547a-a21f-d4c3-5b97) cost 0; the NCO 35ec-0cc3,
+  each Handler with rifle 6ce1-7d1a and each Handler with SMG 6a9f-20bc cost 0, set to 13, 18 or 23 by the rating
+  taken; the SMG c0ab-2b01-53b6-5cbd adds 3. Regular, two men: 36; four: 72. Veteran NCO and an SMG handler: 23 + 26 = 49.
+
 A squad whose men's greatest numbers add up to less than the group's greatest size:
 - BA2 - Armies of Japan.cat, IJA Machine Gun Section 6f88-1a24-3032-0193: Veteran f731-f880-5c96-73ed at 81 holds
   Squad Members aeb5-6964-73a8-aa2c (4 to 12): Veteran NCO 604f-aea0-3562-dc2d (exactly 1) and Veteran Soldier
@@ -181,3 +187,15 @@ def test_a_knil_local_scout_is_one_of_the_sections_eight(tmp_path):
     over = judged(tmp_path, "netherlands-1942-44-knil-guerrillas", [unit % 8])
     assert over["points"] == 145
     assert any(f["code"] == "unit.size" and "9 men" in f["message"] for f in over["findings"])
+
+
+@pytest.mark.parametrize(
+    ("unit", "expected"),
+    [
+        ("{unit: soviet-union-dog-mines-anti-tank-team, quality: Regular, size: 2}", 36),
+        ("{unit: soviet-union-dog-mines-anti-tank-team, quality: Regular, size: 4}", 72),
+        ("{unit: soviet-union-dog-mines-anti-tank-team, quality: Veteran, size: 1, options: [Handler with SMG]}", 49),
+    ],
+)
+def test_a_dog_mine_teams_men_cost_what_its_rating_sets(tmp_path, unit, expected):
+    assert judged(tmp_path, "soviet-union-generic-reinforced-platoon", [unit])["points"] == expected

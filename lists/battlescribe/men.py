@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lists.battlescribe.conditions import signed
-from lists.battlescribe.names import quality_of, role_of, slug, whole, without_quality
+from lists.battlescribe.names import number, quality_of, role_of, slug, whole, without_quality
 from lists.battlescribe.nodes import Node
 from lists.battlescribe.unit_part import Part
 
@@ -76,6 +76,9 @@ class MenMixin:
                 continue
             part.points += count * each
             counted += count
+            rated = self.rated_price(child)
+            for quality, price in rated.items():
+                part.men_by_quality[quality] = part.men_by_quality.get(quality, 0) + count * (price - child.cost)
             weapons = self.compulsory_weapons(child)
             line = {"count": count, "role": role_of(child.name, self.kind), "name": child.name, "weapons": weapons}
             line["_quality"] = quality_of(child.name) or self.converter.quality_profile(child, self.catalogue)
@@ -88,6 +91,7 @@ class MenMixin:
                 elif part.per_extra is None:
                     part.per_extra = each
                     line["extra"] = True
+                    part.extra_by_quality = {q: each + price - child.cost for q, price in rated.items()}
         extra_line = next((line for line in part.composition if line.get("extra")), None)
         if any(o.get("in_size") for o in part.options):
             # The men's own least numbers bind beside the men options add (a Soldier with BAR joins five soldiers).
@@ -96,6 +100,10 @@ class MenMixin:
             # The group's least size rules: the men it adds are the kind that may be added.
             extra_line["count"] += low - counted
             part.points += (low - counted) * part.per_extra
+            for quality, price in part.extra_by_quality.items():
+                part.men_by_quality[quality] = part.men_by_quality.get(quality, 0) + (low - counted) * (
+                    price - part.per_extra
+                )
             self.report.pattern("a squad's least size above its men's least counts: filled with the men one may add")
         elif counted > low:
             # Each man's own least number binds too: BattleScribe refuses fewer, whatever the group allows.
@@ -120,6 +128,18 @@ class MenMixin:
             if not child.is_group and (child.limit("min") or 0) >= 1:
                 weapons += [w for w in self.compulsory_weapons(child) if w not in weapons]
         return weapons
+
+    def rated_price(self, man: Node) -> dict[str, float]:
+        """A man's own price as the unit's quality sets it (a Dog Mines team's NCO: 13, 18 or 23 by rating)."""
+        found = {}
+        for modifier in man.modifiers():
+            if modifier.get("field") == "points" and modifier.get("type") == "set":
+                applies, quality = self.when(modifier, {man.id, man.element.get("id", "")})
+                if applies == "quality":
+                    found[quality] = number(modifier.get("value"))
+        if found:
+            self.report.pattern("a man's price set by the unit's quality: his price in each quality's")
+        return found
 
     def weapon_choices(self, man: Node) -> list[WeaponChoice]:
         """A man's compulsory one-of weapon groups (an NCO's Rifle or SMG, min 1 and max 1), each with its

@@ -26,3 +26,7 @@ class Part:
     # The unit's qualities an option's taking hides (a Highland Officer: Regular and Inexperienced): entry id -> them.
     hidden_by_options: dict[str, set[str]] = field(default_factory=dict)
     shared_limits: dict[str, dict] = field(default_factory=dict)  # a group's most, shared by its options
+    # Men whose own price a quality sets (a Dog Mines team's NCO and handlers: 13, 18 or 23 by rating): by
+    # quality, what the men the unit starts with add, and the price of one more man.
+    men_by_quality: dict[str, float] = field(default_factory=dict)
+    extra_by_quality: dict[str, float] = field(default_factory=dict)

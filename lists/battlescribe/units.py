@@ -333,7 +333,8 @@ class UnitBuilder(MenMixin, OptionsMixin):
         for quality, extra in ordered:
             composition = composition or extra.composition
             per_extra = extra.per_extra if extra.per_extra is not None else part.per_extra
-            cost = part.points + extra.points
+            per_extra = part.extra_by_quality.get(quality, per_extra)
+            cost = part.points + extra.points + part.men_by_quality.get(quality, 0)
             entry: dict = {"quality": quality, "points": whole(cost)}
             if per_extra is not None and (part.min_size or extra.min_size) is not None:
                 entry["per_extra_model"] = whole(per_extra)
