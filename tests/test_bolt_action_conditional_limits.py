@@ -22,6 +22,14 @@ Options hiding each other, taken one or the other:
   dacdab36-723c-fdb3-b0aa-f0c8825dce8a and the Forward Facing Hull Mounted Flamethrower 90d0-239a-4933-a6c7 (already
   one of its hull mount's choices) hide each other.
 
+An entry's most per force, shared by the units it holds, each selection holding several:
+- BA2 - Armies of the  Soviet Union.cat, Anti-Tank Teams (link d9e49da9-0c83-a099-9839-9f767ced502e): at most 3 a
+  force (a7e8-e95f-2e99-cbf2), set to 1 by the 1941: Barbarossa selector 88e4-c556-8a54-a14d; each selection holds a
+  Team group of at most 3 teams. Barbarossa: three Anti-Tank Rifle Teams (95b26a29, Regular e38f7102 at 30) 90, legal;
+  a fourth needs a second selection, refused.
+- BA2 - Armies of Great Britain.cat, High Ranking Officer 2e35af23-1f31-652e-1a30-46bdba80d163: at most 1 a force
+  (a979-3d96-aebf-94ae), a Captain or a Major: both in one platoon are refused.
+
 A least number set once an option is taken (both mounts or neither):
 - BA2 - Armies of the United States.cat, LVT4 'Water Buffalo' (link 5567e31a-d80a-eb67-b1a7-d694e8ba6177, entry
   8022580f-76df-9360-a198-db5e6f3982fb): Regular d 069202e1-a984-f056-431c-08df809e1516 at 140; Pintle mount
@@ -213,3 +221,19 @@ def test_options_hiding_each_other_are_taken_one_or_the_other(tmp_path, army, un
     assert "option.exclusive" not in codes(one)
     exclusive = [f["message"] for f in both["findings"] if f["code"] == "option.exclusive"]
     assert len(exclusive) == 1 and first in exclusive[0] and second in exclusive[0]
+
+
+@pytest.mark.parametrize(("teams", "refused"), [(3, False), (4, True)])
+def test_three_anti_tank_rifle_teams_fill_barbarossas_one_anti_tank_teams_choice(tmp_path, teams, refused):
+    team = "{unit: soviet-union-anti-tank-rifle-team, quality: Regular}"
+    result = judged(tmp_path, "soviet-union-1941-barbarossa", [team] * teams)
+    assert result["points"] == 30 * teams
+    assert any("Anti-Tank Teams" in f["message"] for f in result["findings"] if f["code"] == "org.too_many") is refused
+
+
+def test_a_captain_and_a_major_share_one_platoons_high_ranking_officer(tmp_path):
+    officers = ["{unit: great-britain-captain, quality: Regular}", "{unit: great-britain-major, quality: Regular}"]
+    both = judged(tmp_path, "great-britain-1944-normandy", officers)
+    one = judged(tmp_path, "great-britain-1944-normandy", officers[:1])
+    assert not any("High Ranking Officer" in f["message"] for f in one["findings"])
+    assert any("High Ranking Officer" in f["message"] for f in both["findings"] if f["code"] == "org.too_many")

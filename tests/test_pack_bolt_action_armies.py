@@ -187,15 +187,16 @@ units:
 
 def test_dog_mine_handlers_cost_what_the_teams_quality_sets_and_its_theatre_offers(tmp_path):
     """BA2 - Armies of the  Soviet Union.cat, Dog Mines' Anti-Tank Team: Handler with SMG 6a9f-20bc-f913-e25a
-    is set to 13, 18 or 23 points by the team's quality, and his compulsory SMG (11d1-041a-ee19-ec12) adds 3:
-    two Regular handlers cost 2 x (18 + 3) = 42. The team's Veteran entry is hidden under 1941: Barbarossa."""
+    is set to 13, 18 or 23 points by the team's quality, and his compulsory SMG (11d1-041a-ee19-ec12) adds 3;
+    the NCO 35ec-0cc3 is set the same way: the Regular NCO and two SMG handlers cost 18 + 2 x (18 + 3) = 60.
+    The team's Veteran entry is hidden under 1941: Barbarossa."""
     roster = """
 game: Bolt Action (2nd edition)
 army: soviet-union-1941-barbarossa
 units:
   - {unit: soviet-union-dog-mines-anti-tank-team, quality: %s, options: [{option: handler-with-smg, count: 2}]}
 """
-    assert validate(tmp_path, roster % "Regular")[1]["points"] == 42
+    assert validate(tmp_path, roster % "Regular")[1]["points"] == 60
     code, _, error = run_validate(tmp_path, roster % "Veteran")
     assert code == 2
     assert "has no Veteran price in this army list" in error

@@ -27,11 +27,14 @@ def force_limits(
     value_in: Callable[[Element, str | None], float],
     selector_keys: list[tuple[str, str]],
     every_organisation: list[str],
+    capacity: int = 1,
 ) -> list[dict]:
     """The limits per kind of force that `constraints` set. A least number counting the unit's own force
     (scope "force" or "parent" of a root entry) binds every organisation. `value_in(constraint, selector)`
     is a constraint's value with that theatre selector chosen (None: none); where theatres differ, each
-    value is a limit of its own for the army lists giving it. `group` is (entry id, name) for split units."""
+    value is a limit of its own for the army lists giving it. `group` is (entry id, name) for split units: the
+    entry's own most per force binds them together, `capacity` of them in each selection of it (a Soviet
+    "Anti-Tank Teams" entry, at most one a force in 1941, holds up to three teams)."""
     limits: dict[tuple[str, tuple[str, ...]], dict] = {}
     for constraint in constraints:
         scope, kind = constraint.get("scope", ""), constraint.get("type")
@@ -39,7 +42,7 @@ def force_limits(
             continue
         if scope in organisations:
             targets = [organisations[scope]]
-        elif scope in ("force", "parent") and kind == "min":
+        elif scope in ("force", "parent") and (kind == "min" or group is not None):
             targets = every_organisation
         else:
             continue
@@ -53,7 +56,7 @@ def force_limits(
             armies = () if len(by_value) == 1 else tuple(sorted(keys))
             for organisation in targets:
                 limit = limits.setdefault((organisation, armies), {"organisation": organisation})
-                limit[kind] = int(value)
+                limit[kind] = int(value) * (capacity if kind == "max" and scope not in organisations else 1)
                 limit.setdefault("source_id", constraint.get("id", ""))
     found = []
     for (_, armies), limit in sorted(limits.items()):

@@ -161,7 +161,10 @@ class PackWriter:
             return
         selector_keys = [(selector_id, key) for selector_id, key, _ in army.selector_ids if key in shown]
         most, army_limits, per = unit_limit(node, selector_keys, self.converter.force_id, self.report)
-        per_force = self.per_force_limits(node, (node.id, node.name) if nested else None, selector_keys)
+        capacity = int(group.limit("max") or 1) if group is not None else 1
+        per_force = self.per_force_limits(node, (node.id, node.name) if nested else None, selector_keys, capacity)
+        if nested and per == "force":
+            most, army_limits = None, {}  # the entry's most per force binds its units together (force_limits)
         if nested:
             self.report.pattern("an entry holding several whole units (officer ranks, team kinds) split into units")
         self.report.counts["entries converted"] += 1
@@ -242,7 +245,7 @@ class PackWriter:
         return armies
 
     def per_force_limits(
-        self, node: Node, group: tuple[str, str] | None, selector_keys: list[tuple[str, str]]
+        self, node: Node, group: tuple[str, str] | None, selector_keys: list[tuple[str, str]], capacity: int = 1
     ) -> list[dict]:
         """The unit's least and most per kind of force (the Reinforced Platoon's one officer), each theatre
         list's own where its selector changes them; a least number other units count toward is shared."""
@@ -257,7 +260,7 @@ class PackWriter:
             return modified_value(node, constraint, chosen, Report())  # repeats: read above (shared_least)
 
         every = sorted(set(organisations.values()))
-        limits = force_limits(node.constraints(), organisations, group, value_in, selector_keys, every)
+        limits = force_limits(node.constraints(), organisations, group, value_in, selector_keys, every, capacity)
         for limit in limits:
             if limit.get("armies"):
                 self.report.pattern("a unit's limit per force of one kind that a theatre changes: each list's own")
