@@ -103,10 +103,12 @@ def when_applies(modifier: Element, holder: set[str], tree: EntryTree) -> tuple[
     return "with", counted
 
 
-def hidden_while(modifiers: list[Element], holder: set[str], tree: EntryTree) -> list[list[tuple[str, str]]]:
-    """Each modifier hiding an entry while any of its conditions holds (one condition, or one "or" group), as
-    `when_applies` reads each condition: [("quality", "regular"), ("with", option id)...]."""
-    found = []
+def hidden_by(modifiers: list[Element], holder: set[str], tree: EntryTree) -> dict[str, set[str]]:
+    """What hides an entry while it is taken, by kind as `when_applies` reads it: {"quality": the unit's
+    qualities (an officer's Veteran Soldier, hidden while he is Regular), "with": the unit's options (a Highland
+    Officer hides the Regular and Inexperienced officer)}. Each modifier hides it while any of its conditions
+    holds (one condition, or one "or" group); the theatre lists one also names are read where army lists are."""
+    found: dict[str, set[str]] = {}
     for modifier in modifiers:
         if modifier.get("field") != "hidden" or modifier.get("value") != "true":
             continue
@@ -115,24 +117,12 @@ def hidden_while(modifiers: list[Element], holder: set[str], tree: EntryTree) ->
         single = len(conditions) == 1 or (
             [g.get("type") for g in groups] == ["or"] and modifier.find("conditions") is None
         )
-        if conditions and single and modifier.find("repeats/repeat") is None:
-            found.append([when_applies(_single(_as_taken(condition)), holder, tree) for condition in conditions])
+        if not conditions or not single or modifier.find("repeats/repeat") is not None:
+            continue
+        for condition in conditions:
+            applies, on = when_applies(_single(_as_taken(condition)), holder, tree)
+            found.setdefault(applies, set()).add(on)
     return found
-
-
-def qualities_hiding(modifiers: list[Element], holder: set[str], tree: EntryTree) -> set[str]:
-    """The unit's qualities whose entry, taken, hides an entry (an officer's Veteran Soldier, hidden while the
-    officer is Regular or Inexperienced); any condition of the modifier hides it alone."""
-    return {
-        on for readings in hidden_while(modifiers, holder, tree) for applies, on in readings if applies == "quality"
-    }
-
-
-def options_hiding(modifiers: list[Element], holder: set[str], tree: EntryTree) -> set[str]:
-    """The ids of the unit's options whose taking hides an entry (a Highland Officer hides the officer's
-    Regular and Inexperienced entries: he must be Veteran); the theatre lists a modifier also names are read
-    where the army lists are."""
-    return {on for readings in hidden_while(modifiers, holder, tree) for applies, on in readings if applies == "with"}
 
 
 def _as_taken(condition: Element) -> Element:

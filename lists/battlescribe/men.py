@@ -50,6 +50,7 @@ class MenMixin:
         """A group of model entries: the unit's size range, its men, and the cost of one more man."""
         part.min_size, part.max_size = low, high
         counted = 0
+        extra_line: dict | None = None  # the kind of man the squad adds at `part.per_extra` each
         # Men the squad starts with come first: the first of them that may be added sets the cost per extra man;
         # of the men it may add, the one it may add most of comes first (the Partisans' plain men, not their one
         # LMG man).
@@ -59,8 +60,8 @@ class MenMixin:
             each = child.cost + self.mandatory_cost(child)
             choices = self.weapon_choices(child) if count >= 1 else []
             each += sum(choice.cost for choice in choices)
-            extra_weapons = next((line["weapons"] for line in part.composition if line.get("extra")), None)
-            other_kind = each != part.per_extra or self.compulsory_weapons(child) != extra_weapons
+            weapons = self.compulsory_weapons(child)
+            other_kind = each != part.per_extra or extra_line is None or weapons != extra_line["weapons"]
             if count == 0 and part.per_extra is not None and other_kind:
                 # A man of another cost or weapon (Soldier with LMG): an option adding him at his own cost,
                 # one of the squad's men as its size range counts them.
@@ -79,7 +80,6 @@ class MenMixin:
             rated = self.rated_price(child)
             for quality, price in rated.items():
                 part.men_by_quality[quality] = part.men_by_quality.get(quality, 0) + count * (price - child.cost)
-            weapons = self.compulsory_weapons(child)
             line = {"count": count, "role": role_of(child.name, self.kind), "name": child.name, "weapons": weapons}
             line["_quality"] = quality_of(child.name) or self.converter.quality_profile(child, self.catalogue)
             part.composition.append(line)
@@ -90,9 +90,8 @@ class MenMixin:
                     self.report.pattern("men of different costs in one squad: the first extra man's cost used")
                 elif part.per_extra is None:
                     part.per_extra = each
-                    line["extra"] = True
+                    extra_line = line
                     part.extra_by_quality = {q: each + price - child.cost for q, price in rated.items()}
-        extra_line = next((line for line in part.composition if line.get("extra")), None)
         if any(o.get("in_size") for o in part.options):
             # The men's own least numbers bind beside the men options add (a Soldier with BAR joins five soldiers).
             part.min_own_size = counted
@@ -116,8 +115,6 @@ class MenMixin:
             # Each man's own greatest number binds too: a group of 6-12 whose men add up to 6 holds 6.
             part.max_size = most_men
             self.report.pattern("a squad's greatest size above its men's greatest counts: their sum used")
-        for line in part.composition:
-            line.pop("extra", None)
         self.report.pattern("model group read as the unit's size and cost per extra man")
 
     def compulsory_weapons(self, node: Node) -> list[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
-from lists.battlescribe.conditions import options_hiding, qualities_hiding, shown_beside, signed
+from lists.battlescribe.conditions import hidden_by, shown_beside, signed
 from lists.battlescribe.constraints import constraint_value, outer_limits, own_max_limits
 from lists.battlescribe.names import MAN, number, quality_of, rank_of, role_of, slug, whole
 from lists.battlescribe.nodes import Node, Report
@@ -67,10 +67,10 @@ class OptionsMixin:
         lower = {key: int(most_in[key]) for key in shown if most_in[key] is not None and most and most_in[key] < most}
         if lower:
             option["max_in"] = lower  # the theatre lists lowering its limit (a Guards squad's second LMG)
-        hidden_for = qualities_hiding(child.modifiers(), ids, self.tree)
-        if hidden_for:
-            option["_hidden_for"] = hidden_for  # settled once the unit's qualities are known (units.py)
-        hidden_with = options_hiding(child.modifiers(), ids, self.tree) - ids
+        hiders = hidden_by(child.modifiers(), ids, self.tree)
+        if hiders.get("quality"):
+            option["_hidden_for"] = hiders["quality"]  # settled once the unit's qualities are known (units.py)
+        hidden_with = hiders.get("with", set()) - ids
         if hidden_with:
             option["_hidden_with"] = hidden_with  # other options whose taking hides it (priced_with_others)
         least_in = self.least_in(child, shown)

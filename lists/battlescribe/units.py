@@ -11,7 +11,7 @@ import re
 from xml.etree.ElementTree import Element
 
 from lists.battlescribe.carriers import name_carriers
-from lists.battlescribe.conditions import EntryTree, conditions_hold, mentions, options_hiding, signed, when_applies
+from lists.battlescribe.conditions import EntryTree, conditions_hold, hidden_by, mentions, signed, when_applies
 from lists.battlescribe.converter import Converter
 from lists.battlescribe.costs import theatre_costs
 from lists.battlescribe.men import MenMixin, own_shape, quality_shape
@@ -138,7 +138,9 @@ class UnitBuilder(MenMixin, OptionsMixin):
                     self.report.pattern("a quality some theatre lists hide: offered only in the others")
             quality.army_changes = self.theatre_changes(child)
             quality.option_changes = self.option_changes(child)
-            for option_id in options_hiding(child.modifiers(), {child.id, child.element.get("id", "")}, self.tree):
+            for option_id in hidden_by(child.modifiers(), {child.id, child.element.get("id", "")}, self.tree).get(
+                "with", ()
+            ):
                 part.hidden_by_options.setdefault(option_id, set()).add(quality_name(child.name))
                 self.report.pattern("a quality hidden while an option is taken: the option offered to the others")
             self.walk(child, quality)
