@@ -265,6 +265,7 @@ def _unit_options(system: models.GameSystem, unit: models.UnitType) -> list[dict
             "key": o.key,
             **{name: getattr(o, name) for name in models.OPTION_PLAIN_FIELDS},
             "qualities": o.qualities,
+            "force_limits": o.force_limits,
             "percent": o.percent or None,
             "service_start": o.service_start,
             "weapons": [_url("weapon", system.key, w.key) for w in o.weapons.all()],

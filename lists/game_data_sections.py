@@ -17,6 +17,7 @@ from lists import models
 from lists.snapshot import (
     ForceLimitInfo,
     ModelLine,
+    OptionForceLimitInfo,
     OptionInfo,
     OrganisationInfo,
     QualityInfo,
@@ -198,6 +199,10 @@ class UnitOptions:
     ids: dict[tuple[int, str], int] = field(default_factory=dict)  # (unit type id, key) -> UnitOption id
 
 
+def _option_force_limit(limit: dict) -> OptionForceLimitInfo:
+    return OptionForceLimitInfo(limit["group"], limit.get("min", 0), limit.get("max"), tuple(limit.get("armies", ())))
+
+
 def unit_options(system: models.GameSystem, weapons: dict[int, WeaponInfo]) -> UnitOptions:
     """Every unit's options, in the pack's order."""
     by_key = {weapon.key: weapon for weapon in weapons.values()}
@@ -219,6 +224,7 @@ def unit_options(system: models.GameSystem, weapons: dict[int, WeaponInfo]) -> U
             "qualities",
             "armies",
             "needs_units",
+            "force_limits",
             *_OPTION_COLUMNS,
         )
     ):
@@ -234,6 +240,7 @@ def unit_options(system: models.GameSystem, weapons: dict[int, WeaponInfo]) -> U
             qualities=tuple(option["qualities"]),
             armies=tuple(option["armies"]),
             needs_units=tuple(option["needs_units"]),
+            force_limits=tuple(_option_force_limit(limit) for limit in option["force_limits"]),
         )
     return found
 

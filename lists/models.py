@@ -357,6 +357,7 @@ class UnitOption(models.Model):
     needs_units = models.JSONField(default=list, blank=True)  # unit keys, one of which its force must hold
     least_in = models.JSONField(default=dict, blank=True)  # army key -> how often its units must take it
     max_in = models.JSONField(default=dict, blank=True)  # army key -> its greatest number there, where lower
+    force_limits = models.JSONField(default=list, blank=True)  # [{group, min, max, armies}] over each force
     qualities = models.JSONField(default=list, blank=True)  # quality keys it is offered to; empty: any quality
     points_once = models.IntegerField(default=0)  # paid once on top when taken at all
     percent = models.IntegerField(default=0)

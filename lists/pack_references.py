@@ -254,6 +254,9 @@ class _ReferenceCheck:
             self.need(located, f"{path}.max_in", army_key, "armies", "army")
             if option.max is None or most >= option.max:
                 self.error(located, f"{path}.max_in", f"{most} for {army_key!r} is not below max {option.max}")
+        for l_index, limit in enumerate(option.force_limits):
+            for a_index, army_key in enumerate(limit.armies):
+                self.need(located, f"{path}.force_limits.{l_index}.armies.{a_index}", army_key, "armies", "army")
         for n_index, needed in enumerate(option.needs_units):
             self.need(located, f"{path}.needs_units.{n_index}", needed, "units", "unit")
         offered = {other.key for other in unit.options}

@@ -94,6 +94,16 @@ class SharedLimit(Strict):
     max: PositiveInt
 
 
+class OptionForceLimit(Strict):
+    """How often the options naming one `group` (the data entry they come from) are taken in each force, over
+    all its units: an Intelligence Officer, one a platoon."""
+
+    group: SourceId
+    min: NonNegativeInt = 0  # binds a force holding a unit that may take it
+    max: NonNegativeInt | None = None
+    armies: list[Key] = []  # only in these army lists (a theatre asking for it); empty: every list
+
+
 class Option(Strict):
     key: Key
     name: Name
@@ -129,6 +139,7 @@ class Option(Strict):
     least_in: dict[Key, int] = Field(default_factory=dict)
     # Army lists lowering its greatest number, with the number there (a Guards squad's second LMG: none in 1941).
     max_in: dict[Key, NonNegativeInt] = {}
+    force_limits: list[OptionForceLimit] = []  # least and most in each force, over its units
     qualities: list[Key] = []  # only units of these qualities may take it (empty: any quality)
     points_once: int = 0  # paid once on top when taken at all (a per-man option's own cost in BattleScribe)
     percent: int = 0  # a cost change in percent of the unit's cost (Panzer Attack: 20)

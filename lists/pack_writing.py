@@ -508,6 +508,7 @@ def _write_options(pack: Pack, game, units: dict, weapons: dict, ranks: dict) ->
                 **_service_fields(option.service),
                 "period_points": option.periods,
                 "needs_units": option.needs_units,
+                "force_limits": [limit.model_dump(mode="json", exclude_defaults=True) for limit in option.force_limits],
                 "qualities": option.qualities,
                 "armies": option.armies,
                 "note": option.note,

@@ -88,6 +88,16 @@ class ModelLine:
 
 
 @dataclass(frozen=True)
+class OptionForceLimitInfo:
+    """How often the options naming `group` are taken in each force, over its units (in `armies` only, if any)."""
+
+    group: str
+    min: int = 0
+    max: int | None = None
+    armies: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class OptionInfo:
     key: str
     name: str
@@ -114,6 +124,7 @@ class OptionInfo:
     min_if_taken: int | None = None  # taken at all, at least this often
     least_in: dict[str, int] = field(default_factory=dict)  # army key -> how often a unit must take it there
     max_in: dict[str, int] = field(default_factory=dict)  # army key -> its greatest number there, where lower
+    force_limits: tuple[OptionForceLimitInfo, ...] = ()  # least and most in each force, over its units
     needs_units: tuple[str, ...] = ()  # unit keys, one of which the unit's force must hold to take it
     qualities: tuple[str, ...] = ()  # only units of these qualities may take it; empty: any quality
     points_once: int = 0  # paid once on top when taken at all

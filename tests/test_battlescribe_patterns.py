@@ -90,6 +90,13 @@ def test_a_least_and_most_per_kind_of_force_become_the_units_force_limits(librar
     assert unit["force_limits"] == limits
 
 
+def test_an_options_least_and_most_per_force_count_every_unit_taking_it(packs):
+    """lm-io: max 1 at scope force (shared); lm-green: min 0 at scope force, set to 1 while lm-italy is chosen."""
+    io, green = _unit(packs, "limits", "Test Lieutenant")["options"]
+    assert io["force_limits"] == [{"group": "lm-io", "max": 1}]
+    assert green["force_limits"] == [{"group": "lm-green", "min": 1, "armies": ["limits-1943-italy"]}]
+
+
 def test_a_unit_hidden_while_a_theatre_is_chosen_is_not_offered_in_that_list(library, packs):
     """hd-mortar: hidden while hd-france ("1940: France") is chosen (greaterThan 0)."""
     modifier = _element(library, "hd-mortar").find("modifiers/modifier")

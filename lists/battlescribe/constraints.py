@@ -58,12 +58,14 @@ def shared_least(node: Node) -> dict[str, list[str]]:
     return shared
 
 
-def unit_constraints(node: Node, report: Report) -> list[Element]:
-    """A root entry's max constraints counting its force or roster (a root entry's parent is its force);
-    its least numbers per force are force limits (lists/battlescribe/force_limits.py), per roster reported."""
+def unit_constraints(node: Node, report: Report, nested: bool = False) -> list[Element]:
+    """A root entry's max constraints counting its force or roster (a root entry's parent is its force; a
+    unit nested in another entry counts its parent's selections, not these); its least numbers per force are
+    force limits (lists/battlescribe/force_limits.py), per roster reported."""
+    scopes = ("force", "roster") if nested else ("force", "roster", "parent")
     found = []
     for constraint in node.constraints():
-        if constraint.get("scope") not in ("force", "roster", "parent") or constraint.get("field") != "selections":
+        if constraint.get("scope") not in scopes or constraint.get("field") != "selections":
             continue
         if constraint.get("type") != "max":
             if constraint.get("scope") == "roster":
@@ -80,12 +82,13 @@ def lowest_limit(node: Node, constraints: list[Element], selected: set[str], rep
 
 
 def unit_limit(
-    node: Node, selectors: list[tuple[str, str]], force_id: str, report: Report
+    node: Node, selectors: list[tuple[str, str]], force_id: str, report: Report, nested: bool = False
 ) -> tuple[int | None, dict[str, int], str]:
     """At most how many of a unit a force or roster takes (the lowest such limit), if any, the limit
     of each theatre list (selector id, army key) whose selector changes it, and what the limits count:
-    "force" (each platoon) or "roster". No entry of the data has both."""
-    constraints = unit_constraints(node, report)
+    "force" (each platoon) or "roster". No entry of the data has both. `nested`: a unit inside another
+    entry (a gun among an artillery entry's kinds), its own limits only."""
+    constraints = unit_constraints(node, report, nested)
     if not constraints:
         return None, {}, "roster"
     per = "force" if all(c.get("scope") in ("force", "parent") for c in constraints) else "roster"

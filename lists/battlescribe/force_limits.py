@@ -46,14 +46,7 @@ def force_limits(
             targets = every_organisation
         else:
             continue
-        by_value: dict[float, list[str]] = {}
-        for selector_id, key in selector_keys:
-            by_value.setdefault(value_in(constraint, selector_id), []).append(key)
-        by_value = by_value or {value_in(constraint, None): []}
-        for value, keys in by_value.items():
-            if value < 0 or (kind == "min" and value == 0):
-                continue  # no limit (BattleScribe's -1), or no least number
-            armies = () if len(by_value) == 1 else tuple(sorted(keys))
+        for value, armies in values_by_theatre(constraint, value_in, selector_keys):
             for organisation in targets:
                 limit = limits.setdefault((organisation, armies), {"organisation": organisation})
                 limit[kind] = int(value) * (capacity if kind == "max" and scope not in organisations else 1)
@@ -62,6 +55,47 @@ def force_limits(
     for (_, armies), limit in sorted(limits.items()):
         if group is not None:
             limit["group"], limit["group_name"] = group
+        if armies:
+            limit["armies"] = list(armies)
+        found.append(limit)
+    return found
+
+
+def values_by_theatre(
+    constraint: Element, value_in: Callable[[Element, str | None], float], selector_keys: list[tuple[str, str]]
+) -> list[tuple[float, tuple[str, ...]]]:
+    """A limit's values, each with the army lists giving it where theatres differ (none: every list);
+    no limit (BattleScribe's -1) and a least number of 0 are left out."""
+    by_value: dict[float, list[str]] = {}
+    for selector_id, key in selector_keys:
+        by_value.setdefault(value_in(constraint, selector_id), []).append(key)
+    by_value = by_value or {value_in(constraint, None): []}
+    kind = constraint.get("type")
+    return [
+        (value, () if len(by_value) == 1 else tuple(sorted(keys)))
+        for value, keys in by_value.items()
+        if value >= 0 and not (kind == "min" and value == 0)
+    ]
+
+
+def option_force_limits(
+    constraints: list[Element],
+    group: str,
+    value_in: Callable[[Element, str | None], float],
+    selector_keys: list[tuple[str, str]],
+) -> list[dict]:
+    """An option's least and most in each force (an Intelligence Officer per platoon; a Divisione Costiera
+    platoon's Shirkers): options naming the same `group` (the data's entry) count together across the force."""
+    limits: dict[tuple[str, ...], dict] = {}
+    for constraint in constraints:
+        kind = constraint.get("type")
+        if constraint.get("scope") != "force" or constraint.get("field") != "selections" or kind not in ("min", "max"):
+            continue
+        for value, armies in values_by_theatre(constraint, value_in, selector_keys):
+            limit = limits.setdefault(armies, {"group": group})
+            limit[kind] = int(value)
+    found = []
+    for armies, limit in sorted(limits.items()):
         if armies:
             limit["armies"] = list(armies)
         found.append(limit)

@@ -8,6 +8,7 @@ from xml.etree.ElementTree import Element
 
 from lists.battlescribe.conditions import hidden_by, shown_beside, signed
 from lists.battlescribe.constraints import constraint_value, outer_limits, own_max_limits
+from lists.battlescribe.force_limits import option_force_limits
 from lists.battlescribe.names import MAN, number, quality_of, rank_of, role_of, slug, whole
 from lists.battlescribe.nodes import Node, Report
 from lists.battlescribe.unit_part import Part
@@ -76,6 +77,9 @@ class OptionsMixin:
         least_in = self.least_in(child, shown)
         if least_in:
             option["least_in"] = least_in
+        per_force = self.per_force(child, shown)
+        if per_force:
+            option["force_limits"] = per_force
         option["citation"] = self.converter.citation(self.catalogue, child, child.name)
         option["source_id"] = child.id
         option["_ids"] = sorted(ids)
@@ -135,6 +139,21 @@ class OptionsMixin:
                     found[key] = max(found.get(key, 0), least)
         if found:
             self.report.pattern("an option some theatre lists make compulsory: required there")
+        return found
+
+    def per_force(self, child: Node, shown: list[str]) -> list[dict]:
+        """The option's least and most in each force, counted over every unit of the force taking the same
+        entry (an Intelligence Officer: one a platoon), each theatre list's own where its selector changes it."""
+        selectors = {key: selector_id for selector_id, key, _ in self.army.selector_ids}
+
+        def value_in(constraint: Element, selector_id: str | None) -> float:
+            chosen = self.chosen_with(selector_id) if selector_id else {self.converter.force_id}
+            return constraint_value(child, constraint, chosen, Report())  # its modifiers: read in limit_modifier
+
+        keys = [(selectors[key], key) for key in shown]
+        found = option_force_limits(child.constraints(), child.element.get("id", ""), value_in, keys)
+        if found:
+            self.report.pattern("an option's least or most per force: counted over the force's units")
         return found
 
     def chosen_with(self, selector_id: str) -> set[str]:

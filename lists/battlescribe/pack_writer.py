@@ -61,6 +61,7 @@ class PackWriter:
                 self.entry(node, army, units, shown_in)
         self.needed_units(units, catalogue, shown_in)
         self.share_limits(units)
+        self.link_limits(units)
         armies = self.armies(army, shown_in)
         self.report.counts["nations converted"] += 1
         content: dict = {"armies": armies, "units": units}
@@ -169,13 +170,17 @@ class PackWriter:
             self.report.pattern("an entry holding several whole units (officer ranks, team kinds) split into units")
         self.report.counts["entries converted"] += 1
         self.report.counts["units written"] += len(built)
+        inner_nodes = {inner.id: inner for inner in nested}
         for unit, unit_shown in built:
-            if most is not None:
-                unit["max_in_roster"] = most
-            if army_limits:
-                unit["army_limits"] = army_limits
-            if per == "force" and (most is not None or army_limits):
-                unit["limit_per"] = per
+            own = (most, army_limits, per)
+            if unit["source_id"] in inner_nodes:
+                own = self.inner_limit(inner_nodes[unit["source_id"]], selector_keys, own, per_force)
+            if own[0] is not None:
+                unit["max_in_roster"] = own[0]
+            if own[1]:
+                unit["army_limits"] = own[1]
+            if own[2] == "force" and (own[0] is not None or own[1]):
+                unit["limit_per"] = own[2]
             if per_force:
                 unit["force_limits"] = per_force
             units.append(unit)
@@ -183,6 +188,34 @@ class PackWriter:
                 self.unit_keys.setdefault(entry_id, []).append(unit["key"])
             for selector_key in unit_shown:
                 shown_in[selector_key].append(unit["key"])
+
+    def inner_limit(
+        self,
+        inner: Node,
+        selector_keys: list[tuple[str, str]],
+        outer: tuple[int | None, dict[str, int], str],
+        per_force: list[dict],
+    ) -> tuple[int | None, dict[str, int], str]:
+        """A nested unit's most per force or roster: its own (a Romanian gun kind, one a roster), else the
+        entry's; the lower where both count the same. Its own most per force is left out where the entry's
+        (which its kinds share, `per_force`) is as low in every list: one finding, not two."""
+        most, army_limits, per = unit_limit(inner, selector_keys, self.converter.force_id, self.report, nested=True)
+        outer_most = {
+            limit["organisation"]: limit["max"] for limit in per_force if "max" in limit and not limit.get("armies")
+        }
+        everywhere = set(outer_most) == set(
+            force_organisations(self.converter.library.system, organisation_key).values()
+        )
+        if per == "force" and not army_limits and most is not None and everywhere and max(outer_most.values()) <= most:
+            most = None
+        if most is None and not army_limits:
+            return outer
+        if outer[0] is not None and outer[2] == per:
+            most = min(most, outer[0]) if most is not None else outer[0]
+        elif outer[0] is not None:
+            self.report.pattern("a nested unit's own most per force or roster beside its entry's other one: its own")
+        self.report.pattern(f"a nested unit's own most per {per}")
+        return most, army_limits, per
 
     def built_units(
         self, node: Node, army: Army, shown: list[str], placed: tuple[str, dict, str], group, nested: list[Node]
@@ -262,6 +295,7 @@ class PackWriter:
         every = sorted(set(organisations.values()))
         limits = force_limits(node.constraints(), organisations, group, value_in, selector_keys, every, capacity)
         for limit in limits:
+            limit["_entry"] = node.element.get("id", "")  # the entry its links share (link_limits)
             if limit.get("armies"):
                 self.report.pattern("a unit's limit per force of one kind that a theatre changes: each list's own")
             if limit["source_id"] in shared:
@@ -271,6 +305,21 @@ class PackWriter:
                 if kind in limit:
                     self.report.pattern(f"a unit's {kind} per force of one kind (an officer per Reinforced Platoon)")
         return limits
+
+    def link_limits(self, units: list[dict]) -> None:
+        """Units several links to one entry make (a Belgian Infantry Section in two slots) count together
+        toward the entry's limits, as the data counts the entry's selections whichever link added them."""
+        holders: dict[tuple[str, str], set[str]] = {}
+        limits = [limit for unit in units for limit in unit.get("force_limits", [])]
+        for unit in units:
+            for limit in unit.get("force_limits", []):
+                holders.setdefault((limit["_entry"], limit["source_id"]), set()).add(unit["key"])
+        for limit in limits:
+            if len(holders[(limit["_entry"], limit["source_id"])]) > 1 and "group" not in limit:
+                limit["group"] = limit["source_id"]
+                self.report.pattern("a unit's limit per force over the units its entry's links make: one limit")
+        for limit in limits:
+            limit.pop("_entry", None)
 
     def share_limits(self, units: list[dict]) -> None:
         """A least number other units count toward (Belgium's two sections, Regular or Inexperienced): the
