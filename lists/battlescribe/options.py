@@ -96,10 +96,13 @@ class OptionsMixin:
         """The theatre lists showing an option, its own limit in each (some lists raise a limit of 0, the
         Granatieri officers, or lower one) and the units it is shown beside, if only beside them; None
         (reported) when it is offered nowhere."""
-        shown = [key for key in self.converter.visible_in(child, self.army) if key in self.unit_shown]
+        category = frozenset({self.tree.primary_category} - {""})  # hidden while the unit is of a category
+        shown = [key for key in self.converter.visible_in(child, self.army, category) if key in self.unit_shown]
         needs = self.units_beside(child) if not shown else frozenset()
         if needs:
-            shown = [key for key in self.converter.visible_in(child, self.army, needs) if key in self.unit_shown]
+            shown = [
+                key for key in self.converter.visible_in(child, self.army, needs | category) if key in self.unit_shown
+            ]
         if not shown:
             self.report.skip(where, child.id, "hidden in every theatre selector showing the unit")
             self.never_offered.update({child.id, child.element.get("id", "")})

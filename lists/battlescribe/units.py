@@ -129,7 +129,10 @@ class UnitBuilder(MenMixin, OptionsMixin):
         for child in entries:
             quality = Part(points=child.cost)
             if any(m.get("field") == "hidden" for m in child.modifiers()) or child.hidden:
-                shown = [key for key in self.converter.visible_in(child, self.army) if key in self.unit_shown]
+                # The unit's own primary category is chosen: "hidden while it is a Compulsory Unit" (equalTo 1).
+                category = frozenset({self.tree.primary_category} - {""})
+                visible = self.converter.visible_in(child, self.army, category)
+                shown = [key for key in visible if key in self.unit_shown]
                 if not shown:
                     self.report.pattern("a quality hidden in every list showing the unit: left out")
                     continue
