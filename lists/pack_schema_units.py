@@ -166,7 +166,7 @@ class ForceLimit(Strict):
     """How many of a unit (or of the units one data entry splits into) a force of one organisation
     must or may hold: the Reinforced Platoon's one officer."""
 
-    organisation: Key
+    organisation: Key | None = None  # omitted: every organisation
     min: NonNegativeInt = 0
     max: NonNegativeInt | None = None
     group: SourceId | None = None  # units sharing a group count together (an officer entry's ranks)

@@ -171,16 +171,15 @@ def _resolve_unit(
 ) -> UnitRow | None:
     """One unit entry by database ids, its problems recorded; None when its unit is not in the army."""
     data, army = names.data, names.army
+    wanted = _normal(unit.unit)
+    fielded = any(_normal(name) == wanted for name in names.units)
+    if not fielded and any(wanted in (_normal(other.key), _normal(other.name)) for other in data.unit_types.values()):
+        # A unit of the game this list does not field (a Panther in a 1941 list): say so, not "unknown".
+        message = f"{unit.unit!r} is not fielded by the {army.name} list; choose one of its units, or an army list"
+        problems.append(Problem(f"{path}.unit", message + " that fields it."))
+        return None
     unit_id = _pick(unit.unit, names.units, f"unit for the {army.name}", f"{path}.unit", problems)
     if unit_id is None:
-        wanted = _normal(unit.unit)
-        if any(wanted in (_normal(other.key), _normal(other.name)) for other in data.unit_types.values()):
-            # A unit of the game this list does not field (a Panther in a 1941 list): say so, not "unknown".
-            problems[-1] = Problem(
-                f"{path}.unit",
-                f"{unit.unit!r} is not fielded by the {army.name} list; choose one of its units, or an army list"
-                " that fields it.",
-            )
         return None
     unit_type = data.unit_types[unit_id]
     quality = rank = None

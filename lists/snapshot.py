@@ -153,9 +153,10 @@ class QualityPrice:
 
 @dataclass(frozen=True)
 class ForceLimitInfo:
-    """At least `min` and at most `max` of a unit (or of its `group`) in each force of `organisation`."""
+    """At least `min` and at most `max` of a unit (or of its `group`) in each force of `organisation` ("": of
+    every organisation)."""
 
-    organisation: str
+    organisation: str = ""
     min: int = 0
     max: int | None = None
     group: str | None = None

@@ -84,7 +84,7 @@ def test_a_least_and_most_per_kind_of_force_become_the_units_force_limits(librar
     officer = Node(_element(library, "lm-officer"), _element(library, "lm-officer-link"))
     organisations = {PLATOON: "bs-reinforced-platoon"}
     value = lambda constraint, selector: float(constraint.get("value"))  # noqa: E731 (no theatre changes them)
-    limits = force_limits(officer.constraints(), organisations, None, value, [], ["bs-reinforced-platoon"])
+    limits = force_limits(officer.constraints(), organisations, None, value, [])
     assert limits == [{"organisation": "bs-reinforced-platoon", "min": 1, "max": 1, "source_id": "lm-officer-min"}]
     unit = _unit(packs, "limits", "Test Lieutenant")
     assert unit["force_limits"] == limits

@@ -17,6 +17,12 @@ An option's least per force:
   least per force of 0 (e149-642e-d26b-bbf6) set to 1 while the force holds the 1940-41 Invasion of Greece
   selector 3349-b6ba-34f2-7f32. A Regular section (50) may not take Green, so a force of Regular sections needs none.
 
+A group's most per force, shared by its options:
+- BA2 - Armies of Australia.cat, Independent Company Raiding Party 640e-f2c3-594f-5b64 (Veteran, 70 for five): its
+  group "Replace NCO with an Officer" af24-bc20-a71e-d7d4 holds a Captain 7fac-3b70-1437-45a4 at 110 and a First
+  Lieutenant 711c-511d-b871-ce06 at 75, and allows 1 per force (5719-30a7-9e72-3436): two parties, one with a
+  Captain and one with a First Lieutenant, are 180 + 145 = 325 and one officer too many; in two platoons, none.
+
 A limit of an entry two links place in the force:
 - BA2 - Armies of Belgium.cat, Infantry Section 58a76cdd-dcd9-58f2-1540-560bb6b83110, linked twice (2717-0376-b872-001c,
   9519-7389-aba1-1886): its least per force of 2 (e29e-6e6e-2c55-4ab9, shared) counts the entry's selections by
@@ -137,3 +143,15 @@ def test_a_ski_squad_is_one_a_platoon_save_in_the_alpini_corps_list(tmp_path, ar
     squad = "{unit: italy-monte-cervino-ski-squad, quality: Veteran}"
     result = judged(tmp_path, army, [squad, squad])
     assert any("Monte Cervino Ski Squad" in m for m in found(result, "org.too_many")) is refused
+
+
+def test_one_raiding_party_a_platoon_may_replace_its_nco_with_an_officer(tmp_path):
+    party = "{unit: australia-independent-company-raiding-party-2, quality: Veteran, options: [%s]}"
+    captain, lieutenant = party % "Captain", party % "First Lieutenant"
+    together = judged(tmp_path, "australia-generic-reinforced-platoon", [captain, lieutenant])
+    assert together["points"] == 325
+    (message,) = found(together, "option.too_many")
+    assert "takes Captain, Major or First Lieutenant twice over its units; it may take it once" in message
+    apart = judged(tmp_path, "australia-generic-reinforced-platoon", [captain], [lieutenant])
+    assert apart["points"] == 325
+    assert found(apart, "option.too_many") == []

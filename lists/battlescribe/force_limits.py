@@ -26,11 +26,10 @@ def force_limits(
     group: tuple[str, str] | None,
     value_in: Callable[[Element, str | None], float],
     selector_keys: list[tuple[str, str]],
-    every_organisation: list[str],
     capacity: int = 1,
 ) -> list[dict]:
     """The limits per kind of force that `constraints` set. A least number counting the unit's own force
-    (scope "force" or "parent" of a root entry) binds every organisation. `value_in(constraint, selector)`
+    (scope "force" or "parent" of a root entry) binds every organisation: it names none. `value_in(constraint, selector)`
     is a constraint's value with that theatre selector chosen (None: none); where theatres differ, each
     value is a limit of its own for the army lists giving it. `group` is (entry id, name) for split units: the
     entry's own most per force binds them together, `capacity` of them in each selection of it (a Soviet
@@ -43,12 +42,14 @@ def force_limits(
         if scope in organisations:
             targets = [organisations[scope]]
         elif scope in ("force", "parent") and (kind == "min" or group is not None):
-            targets = every_organisation
+            targets = [""]  # every organisation: written once, with no organisation
         else:
             continue
         for value, armies in values_by_theatre(constraint, value_in, selector_keys):
             for organisation in targets:
-                limit = limits.setdefault((organisation, armies), {"organisation": organisation})
+                limit = limits.setdefault(
+                    (organisation, armies), {"organisation": organisation} if organisation else {}
+                )
                 limit[kind] = int(value) * (capacity if kind == "max" and scope not in organisations else 1)
                 limit.setdefault("source_id", constraint.get("id", ""))
     found = []

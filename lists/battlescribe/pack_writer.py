@@ -200,13 +200,10 @@ class PackWriter:
         entry's; the lower where both count the same. Its own most per force is left out where the entry's
         (which its kinds share, `per_force`) is as low in every list: one finding, not two."""
         most, army_limits, per = unit_limit(inner, selector_keys, self.converter.force_id, self.report, nested=True)
-        outer_most = {
-            limit["organisation"]: limit["max"] for limit in per_force if "max" in limit and not limit.get("armies")
-        }
-        everywhere = set(outer_most) == set(
-            force_organisations(self.converter.library.system, organisation_key).values()
-        )
-        if per == "force" and not army_limits and most is not None and everywhere and max(outer_most.values()) <= most:
+        everywhere = [
+            limit["max"] for limit in per_force if "max" in limit and not {"armies", "organisation"} & set(limit)
+        ]
+        if per == "force" and not army_limits and most is not None and everywhere and max(everywhere) <= most:
             most = None
         if most is None and not army_limits:
             return outer
@@ -292,8 +289,7 @@ class PackWriter:
             chosen = {self.converter.force_id} | ({selector_id} if selector_id else set())
             return modified_value(node, constraint, chosen, Report())  # repeats: read above (shared_least)
 
-        every = sorted(set(organisations.values()))
-        limits = force_limits(node.constraints(), organisations, group, value_in, selector_keys, every, capacity)
+        limits = force_limits(node.constraints(), organisations, group, value_in, selector_keys, capacity)
         for limit in limits:
             limit["_entry"] = node.element.get("id", "")  # the entry its links share (link_limits)
             if limit.get("armies"):

@@ -181,6 +181,9 @@ class UnitBuilder(MenMixin, OptionsMixin):
         before = len(part.options)
         for child in entries:
             self.option(child, part, exclusive)
+        for limit in self.per_force(group, self.unit_shown):
+            for option in part.options[before:]:  # the group's most per force counts all its options
+                option.setdefault("force_limits", []).append(dict(limit))
         if high is not None and high > 1:
             self.shared_limit(group, part, part.options[before:], int(high))
 

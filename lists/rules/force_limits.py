@@ -35,7 +35,7 @@ def limited_groups(roster: RosterSnapshot, organisation_key: str) -> list[Limite
     """The limits binding a force of this organisation, one per group of units."""
     groups: dict[str, LimitedGroup] = {}
     for unit_type, limit in roster.force_limits:
-        if limit.organisation == organisation_key and (not limit.armies or roster.army_key in limit.armies):
+        if limit.organisation in ("", organisation_key) and (not limit.armies or roster.army_key in limit.armies):
             group = groups.setdefault(limit.group or unit_type.key, LimitedGroup(limit))
             group.unit_types.append(unit_type)
     return list(groups.values())

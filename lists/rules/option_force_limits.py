@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from lists.rules.finding import Finding, counted, error
-from lists.snapshot import ForceInfo, OptionForceLimitInfo, OptionInfo, RosterSnapshot, UnitChoice
+from lists.snapshot import ForceInfo, OptionForceLimitInfo, RosterSnapshot, UnitChoice
 from lists.validation import open_options
 
 
@@ -20,7 +20,7 @@ class CountedOption:
     """One limit in one force: the units that may take its options, and how often they do."""
 
     limit: OptionForceLimitInfo
-    option: OptionInfo  # the first such option, for its name
+    names: dict[str, None] = field(default_factory=dict)  # the options counting toward it, in order
     able: list[UnitChoice] = field(default_factory=list)  # units of the force that may take it
     takers: list[UnitChoice] = field(default_factory=list)  # one entry per option taken
     taken: int = 0
@@ -42,8 +42,10 @@ def _counted(roster: RosterSnapshot, force: ForceInfo) -> list[CountedOption]:
             for limit in option.force_limits:
                 if limit.armies and roster.army_key not in limit.armies:
                     continue
-                limited = found.setdefault(limit, CountedOption(limit, option))
-                limited.able.append(unit)
+                limited = found.setdefault(limit, CountedOption(limit))
+                limited.names[option.name] = None
+                if unit not in limited.able:
+                    limited.able.append(unit)
                 if unit.options.get(option.key):
                     limited.taken += unit.options[option.key]
                     limited.takers.append(unit)
@@ -52,7 +54,8 @@ def _counted(roster: RosterSnapshot, force: ForceInfo) -> list[CountedOption]:
 
 def _findings(roster: RosterSnapshot, force: ForceInfo, limited: CountedOption) -> list[Finding]:
     who = force.title if len(roster.forces) > 1 else f"The {force.organisation.name if force.organisation else 'force'}"
-    name, limit = limited.option.name, limited.limit
+    names, limit = list(limited.names), limited.limit
+    name = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
     findings = []
     if limited.taken < limit.min:
         unit = limited.able[0]
