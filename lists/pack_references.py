@@ -260,7 +260,7 @@ class _ReferenceCheck:
         for n_index, needed in enumerate(option.needs_units):
             self.need(located, f"{path}.needs_units.{n_index}", needed, "units", "unit")
         offered = {other.key for other in unit.options}
-        for field_name in ("points_with", "max_with", "excludes"):
+        for field_name in ("points_with", "max_with", "excludes", "needs_options"):
             for other in getattr(option, field_name):
                 if other not in offered or other == option.key:
                     self.error(located, f"{path}.{field_name}", f"{other!r} is not another option of the unit")

@@ -135,6 +135,8 @@ class Option(Strict):
     min_if_taken: PositiveInt | None = None
     # Taken only while its force holds one of these units (a Forward Observer's Cavalry: beside a cavalry unit).
     needs_units: list[Key] = []
+    # Taken only beside one of these options of the unit (a Bagpiper: beside a Highland Officer).
+    needs_options: list[Key] = []
     # Army lists whose units must take it at least so often (a theatre making an officer's upgrade compulsory).
     least_in: dict[Key, int] = Field(default_factory=dict)
     # Army lists lowering its greatest number, with the number there (a Guards squad's second LMG: none in 1941).

@@ -222,10 +222,16 @@ def _resolve_options(
     offered = open_options(unit_type, army_key)
     fitting = open_options(unit_type, army_key, quality) if quality else []
     option_choices = {o.name: o.key for o in [*offered, *fitting]} | {o.key: o.key for o in offered}
+    elsewhere = {_normal(name) for o in unit_type.options.values() for name in (o.name, o.key)}
     counts: dict[str, int] = {}
     option_paths: dict[str, str] = {}
     for o_index, option_ref in enumerate(unit.options):
         ref, count = (option_ref, 1) if isinstance(option_ref, str) else (option_ref.option, option_ref.count)
+        if _normal(ref) in elsewhere and not any(_normal(ref) == _normal(name) for name in option_choices):
+            # An option other army lists offer (a theatre's own upgrade): say so, not "unknown".
+            message = f"{ref!r} is an option of {unit_type.name} this army list does not offer; drop it, or choose"
+            problems.append(Problem(f"{path}.options.{o_index}", message + " an army list that offers it."))
+            continue
         key = _pick(ref, option_choices, f"option of {unit_type.name}", f"{path}.options.{o_index}", problems)
         if key is not None:
             # An option listed twice is bought twice: one meaning, whatever the spelling.

@@ -108,6 +108,7 @@ class OptionInfo:
     group: str = ""
     shares: str = ""  # the unit's shared limit it counts toward
     excludes: list[str] = field(default_factory=list)  # option keys it is never taken with
+    needs_options: list[str] = field(default_factory=list)  # option keys of the unit, one of which it needs
     adds_models: tuple[ModelLine, ...] = ()
     weapons: tuple[WeaponInfo, ...] = ()
     replaces: tuple[str, ...] = ()

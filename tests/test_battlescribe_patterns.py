@@ -92,9 +92,17 @@ def test_a_least_and_most_per_kind_of_force_become_the_units_force_limits(librar
 
 def test_an_options_least_and_most_per_force_count_every_unit_taking_it(packs):
     """lm-io: max 1 at scope force (shared); lm-green: min 0 at scope force, set to 1 while lm-italy is chosen."""
-    io, green = _unit(packs, "limits", "Test Lieutenant")["options"]
+    io, _, _, green = _unit(packs, "limits", "Test Lieutenant")["options"]
     assert io["force_limits"] == [{"group": "lm-io", "max": 1}]
     assert green["force_limits"] == [{"group": "lm-green", "min": 1, "armies": ["limits-1943-italy"]}]
+
+
+def test_an_option_shown_while_another_of_the_unit_is_taken_needs_it(packs):
+    """lm-piper: hidden, shown while lm-highland is taken inside lm-officer (greaterThan 0); 33 pts, at most 2."""
+    _, highland, piper, _ = _unit(packs, "limits", "Test Lieutenant")["options"]
+    assert (piper["name"], piper["points"], piper["max"]) == ("Bagpiper", 33, 2)
+    assert piper["needs_options"] == [highland["key"]]
+    assert "needs_options" not in highland
 
 
 def test_a_unit_hidden_while_a_theatre_is_chosen_is_not_offered_in_that_list(library, packs):
@@ -131,10 +139,17 @@ def test_a_quality_with_its_own_men_is_priced_and_sized_by_them(packs):
 def test_a_man_an_option_adds_counts_in_the_squads_size(packs):
     """mo-lmg: a Soldier with LMG at 20 pts, at most 1, beside 5 to 10 men at 10 pts (mo-men)."""
     section = _unit(packs, "men-by-option", "Test Rifle Section")
-    (lmg,) = section["options"]
+    _, lmg = section["options"]
     assert (lmg["points"], lmg["max"], lmg["in_size"]) == (20, 1, True)
     assert lmg["adds_models"] == [{"count": 1, "role": "soldier", "name": "Regular Soldier with LMG"}]
     assert section["qualities"][0]["points"] == 50 and section["max_size"] == 10
+
+
+def test_a_man_paying_more_than_the_others_for_a_per_man_option_pays_the_difference(packs):
+    """mo-horse: 2 pts, cancelled while taken (decrement 2); each man +2 while it is taken, the LMG man +3."""
+    horse, lmg = _unit(packs, "men-by-option", "Test Rifle Section")["options"]
+    assert (horse["points"], horse["per"], horse["every_man"]) == (2, "model", True)
+    assert lmg["points_with"] == {"horse": 1}
 
 
 def test_a_mans_compulsory_weapon_choice_puts_its_cheapest_in_the_price(packs):

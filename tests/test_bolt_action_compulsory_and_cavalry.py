@@ -10,6 +10,12 @@ A man's compulsory weapon choice (a group of min 1, max 1 inside the man) is cha
   with Weapon group 9865-7525-2fa5-dc13 (min 1, max 1): Rifle 390f-ace9-9188-5feb at 0, SMG 3908-77c0-6273-531d
   at 3; 5 soldiers at 10. With the rifle 60; with the SMG 63.
 
+An option shown only while another option of the unit is taken:
+- BA2 - Armies of Great Britain.cat, High Ranking Officer 01937da2-b36e-e36d-6466-bd24ea8048af: the Captain
+  dd47fc60-9578-a2ed-7e5c-bbe689a8eceb (Regular 110) may take up to two Bagpipers bf40-bc27-20c8-68f8 at 33, hidden
+  unless the officer holds a Highland Officer 3dbd-af1d-9428-dd36 (greaterThan 0 inside the High Ranking Officer),
+  which costs nothing. The Major (Regular 150) the same: with the Highland Officer and two Bagpipers, 216.
+
 An option shown only beside another unit (Cavalry, hidden unless the force holds a cavalry unit):
 - BA2 - Armies of Belgium.cat, Artillery Forward Observer f7c52876-e33b-addc-a006-bd04d05a1993: Regular
   a4a7c5ef-e2b8-19a9-c191-90dad3a8bbef at 100; Cavalry a114-6e58-0697-b7dc at 5, hidden unless the force holds a
@@ -92,4 +98,22 @@ def test_text_the_data_appends_to_an_options_name_is_shown_and_its_key_kept(unit
         "4-light-autocannons",
         "4 Light Autocannons with 360 degree arc of fire",
         80,
+    )
+
+
+def test_a_bagpiper_plays_only_for_a_highland_officer(tmp_path):
+    piped = "{unit: great-britain-major, quality: Regular, options: [Highland Officer, {option: Bagpiper, count: 2}]}"
+    result = judged(tmp_path, "great-britain-1944-normandy", [piped])
+    assert result["points"] == 216
+    assert "option.needs_option" not in codes(result)
+    alone = judged(
+        tmp_path,
+        "great-britain-1944-normandy",
+        ["{unit: great-britain-captain, quality: Regular, options: [Bagpiper]}"],
+    )
+    assert alone["points"] == 143
+    (needs,) = [f["message"] for f in alone["findings"] if f["code"] == "option.needs_option"]
+    assert (
+        needs
+        == "Captain takes Bagpiper, which needs Highland Officer taken too. Take Highland Officer, or drop Bagpiper."
     )

@@ -7,7 +7,12 @@ Hand-checked against the data (BSData/boltaction at d939efb):
 - BA2 - Armies of France.cat, entry link fe4a97c7-a711-50ae-e818-3297d552fbd5 "Officer": constraint
   7059-3304-bfbd-97d6, at most 1 per Reinforced Platoon;
 - the rulebook's Reinforced Platoon: one Lieutenant (Second or First) and two infantry squads, which
-  the data leaves out (lists/battlescribe/overrides.yaml, organisation_facts).
+  the data leaves out (lists/battlescribe/overrides.yaml, organisation_facts);
+- BA2 - Armies of Australia.cat, 1942: Kanga Force (3a0d-8404-60d0-1984): the Officer link 3174-86c2 is hidden there,
+  and the platoon is led by an Independent Company Raiding Party 640e-f2c3-594f-5b64 (Veteran, 70 for five, 14 a
+  man more) whose "Replace NCO with an Officer" group af24-bc20-a71e-d7d4 holds a First Lieutenant
+  711c-511d-b871-ce06 at 75: a party of six with him and a party of five, 84 + 75 + 70 = 229, fill the Lieutenant's
+  place and the two squads.
 """
 
 import io
@@ -205,3 +210,13 @@ def test_the_italian_infantry_slot_holds_what_each_theatre_names(tmp_path, army,
     too_many = [message for code, message in errors(over) if code == "org.too_many"]
     assert any(message.startswith(f"Infantry: the roster has {allowed + 1}") for message in too_many)
     assert any(f"allows {allowed} ({allowed})" in message for message in too_many)
+
+
+def test_a_raiding_party_led_by_a_first_lieutenant_is_the_kanga_force_platoons_lieutenant(tmp_path):
+    led = "{unit: australia-independent-company-raiding-party, quality: Veteran, size: 6, options: [First Lieutenant]}"
+    party = "{unit: australia-independent-company-raiding-party-2, quality: Veteran}"
+    code, result = validate(tmp_path, platoon("Kanga", led, party), army="australia-1942-kanga-force")
+    assert (code, result["points"], errors(result)) == (0, 229, [])
+    code, result = validate(tmp_path, platoon("Kanga", party, party), army="australia-1942-kanga-force")
+    assert result["points"] == 140
+    assert [c for c, m in errors(result) if "Lieutenant" in m] == ["org.missing"]

@@ -20,6 +20,10 @@ A man's weapons with no group around them:
   9bc5-06b5-585e-c5ac at 10 holds SMG e2e2-fa8b-c360-a5b0 (at most 1, the SMG c0ab-2b01-53b6-5cbd of Bolt Action
   2.gst at 3) and Rifle 57a5-5842-61ca-68c3 (at most 1, 0), neither compulsory. Five men 50; the NCO's SMG 53.
 
+An option a theatre hides:
+- BA2 - Armies of South Africa.cat, Marmon Herrington Armoured Car Marks I-IV: its Mk IV upgrade f8bc is hidden in the
+  1940-41 East Africa list, and offered in the generic one.
+
 An option every man pays for:
 - Same section, Regular: Anti-tank Grenades 5732 costs 2 and 2 less once taken; each Squad Member
   (647b-43fe-8f34-81cb) costs 2 more while it is taken. Five men: 50 + 5 x 2 = 60; ten men: 100 + 20 = 120.
@@ -103,3 +107,11 @@ def test_a_unit_its_theatre_does_not_field_is_named_as_such(tmp_path):
     message = refusal(tmp_path, army, "{unit: germany-panzer-v-panther, quality: Regular}")
     assert "'germany-panzer-v-panther' is not fielded by the 1941: Operation Barbarossa" in message
     assert "unknown unit" in refusal(tmp_path, army, "{unit: germany-panzr-v-panthr, quality: Regular}")
+
+
+def test_an_option_its_theatre_hides_is_named_as_such(tmp_path):
+    car = "{unit: south-africa-marmon-herrington-armoured-car-marks-i-iv-2, quality: Regular, options: [%s]}"
+    message = refusal(tmp_path, "south-africa-1940-41-east-africa", car % "Mk IV")
+    assert "'Mk IV' is an option of Marmon Herrington Armoured Car Marks I-IV this army list does not offer" in message
+    assert "unknown option" in refusal(tmp_path, "south-africa-1940-41-east-africa", car % "Mk XV")
+    assert judged(tmp_path, "south-africa-generic-reinforced-platoon", [car % "Mk IV"])["points"] == 110

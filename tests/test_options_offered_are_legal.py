@@ -57,9 +57,12 @@ def test_every_offered_option_bought_alone_adds_no_error():
         year = max(starts) if starts else None
         # An option taken only beside another unit is tried beside one (bought alone it is refused: its own test).
         beside = [u for _, i in data.available_units(army.id) if (u := data.unit_types[i]).key in option.needs_units]
-        without = _errors(_roster(data, army, unit_type, {}, year, beside))
+        # An option taken only beside another of the unit's (a Bagpiper beside a Highland Officer) is tried with it.
+        needed = {option.needs_options[0]: 1} if option.needs_options else {}
+        without = _errors(_roster(data, army, unit_type, needed, year, beside))
         # Bought the least a player may buy it: once, or as often as it is taken at all (both LVT4 mounts).
-        bought = _errors(_roster(data, army, unit_type, {option.key: option.min_if_taken or 1}, year, beside))
+        least = {**needed, option.key: option.min_if_taken or 1}
+        bought = _errors(_roster(data, army, unit_type, least, year, beside))
         added = bought - without
         if added:
             failures.append(f"{data.system.key}/{army.key}/{unit_type.key}: {option.key} -> {sorted(added)}")

@@ -142,10 +142,11 @@ def _single(condition: Element) -> Element:
     return modifier
 
 
-def shown_beside(modifiers: list[Element], chosen: set[str]) -> set[str]:
+def shown_beside(modifiers: list[Element], chosen: set[str], scopes: frozenset[str] = frozenset({"force"})) -> set[str]:
     """The entries whose presence in the force shows a hidden entry (a Forward Observer's Cavalry, shown
     while the force holds a cavalry unit): those a modifier un-hiding it counts, other than the `chosen`
-    selections (theatre selectors, the force) and its own unit's entries."""
+    selections (theatre selectors, the force) and its own unit's entries. With the unit's own entries as
+    `scopes`: the options whose taking shows it (a Highland Officer's Bagpiper)."""
     found: set[str] = set()
     for modifier in modifiers:
         if modifier.get("field") != "hidden" or modifier.get("value") != "false":
@@ -155,6 +156,6 @@ def shown_beside(modifiers: list[Element], chosen: set[str]) -> set[str]:
             continue  # only one condition, or one "or" group: any of the entries shows it
         for condition in modifier.iter("condition"):
             counts = (condition.get("type"), number(condition.get("value"))) in (("greaterThan", 0), ("atLeast", 1))
-            if counts and condition.get("scope") == "force" and condition.get("childId") not in chosen:
+            if counts and condition.get("scope") in scopes and condition.get("childId") not in chosen:
                 found.add(condition.get("childId", ""))
     return found

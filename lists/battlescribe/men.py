@@ -229,7 +229,7 @@ class MenMixin:
                     "every_man": True,  # BattleScribe takes it once and every man pays
                     **{k: option.pop(k) for k in list(option) if k not in ("key", "name", "points")},
                 }
-                self.per_model_ids.update(option["_ids"])
+                self.per_model_ids.update(dict.fromkeys(option["_ids"], trick["each"]))
                 if trick["own"] == 0:
                     self.report.pattern("per-man option (cancels its own cost, adds a cost per man)")
                 else:

@@ -87,6 +87,8 @@ class OptionsMixin:
             option["_per_man"] = trick
         if needs:
             option["_needs"] = sorted(needs)  # unit keys once the catalogue's units are known (PackWriter)
+        if child.id in self.needed_options:
+            option["_needs_options"] = self.needed_options[child.id]  # option keys in priced_with_others
         for entry_id in ids:
             self.option_keys.setdefault(entry_id, option["key"])
         part.options.append(option)
@@ -103,8 +105,14 @@ class OptionsMixin:
             shown = [
                 key for key in self.converter.visible_in(child, self.army, needs | category) if key in self.unit_shown
             ]
+        with_options = self.options_beside(child) if not shown else frozenset()
+        if with_options:
+            visible = self.converter.visible_in(child, self.army, with_options | category)
+            shown = [key for key in visible if key in self.unit_shown]
+            if shown:
+                self.needed_options[child.id] = with_options  # resolved to option keys once all are read
         if not shown:
-            self.report.skip(where, child.id, "hidden in every theatre selector showing the unit")
+            self.report.skip(where, child.id, "hidden in every theatre selector showing the unit, for its category")
             self.never_offered.update({child.id, child.element.get("id", "")})
             return None
         limits = own_max_limits(child)
@@ -163,6 +171,11 @@ class OptionsMixin:
         """What an option's limits are read with: the theatre selector, the force and the unit's own primary
         category (a limit set while the unit is of a category counts the category the unit is in)."""
         return {selector_id, self.converter.force_id, self.tree.primary_category} - {""}
+
+    def options_beside(self, child: Node) -> frozenset[str]:
+        """The unit's own entries whose taking shows an option hidden otherwise (a Highland Officer's Bagpiper)."""
+        chosen = {selector_id for selector_id, _, _ in self.army.selector_ids} | {self.converter.force_id}
+        return frozenset(shown_beside(child.modifiers(), chosen, frozenset(self.tree.above)))
 
     def units_beside(self, child: Node) -> frozenset[str]:
         """The entries whose presence in the force shows an option hidden otherwise (Cavalry beside a cavalry
@@ -412,6 +425,11 @@ class OptionsMixin:
         keys = {option["key"] for option in options}
         by_key = {option["key"]: option for option in options}
         for option in options:
+            needed = {self.option_keys.get(i, "") for i in option.pop("_needs_options", ())} & keys - {option["key"]}
+            if needed:
+                option["needs_options"] = sorted(needed)
+                self.report.pattern("an option shown only while another of the unit's is taken: it needs that one")
+        for option in options:
             hidden_with = [by_key.get(self.option_keys.get(i, "")) for i in sorted(option.pop("_hidden_with", ()))]
             for other in hidden_with:
                 # Men hiding each other (an LMG man and a light mortar man): one or the other, where both are offered.
@@ -442,7 +460,12 @@ class OptionsMixin:
             points_with: dict[str, int] = {}
             for entry_id, change in sorted(option.pop("_with", {}).items()):
                 if entry_id in self.per_model_ids:
-                    continue  # a per-man option: priced on each man already
+                    # A per-man option is priced on each man already; a man paying more or less than the others
+                    # (a Soviet cavalryman with an SMG: 3 for his horse, not 2) pays the difference himself.
+                    change -= self.per_model_ids[entry_id]
+                    if not change:
+                        continue
+                    self.report.pattern("a man paying more or less than the others for a per-man option: his own share")
                 other = self.option_keys.get(entry_id)
                 if other in keys and other != option["key"]:
                     points_with[other] = points_with.get(other, 0) + whole(change)

@@ -23,12 +23,13 @@ class Override(BaseModel):
     id: str | None = None  # the element's id; None: every element with the source value
     # name, cost, a profile's characteristic:NAME, targetId (what a link points to: another profile's id),
     # value (a constraint's number), childId (what the conditions of the element's own modifiers count), or
-    # modifier:FIELD (a modifier of that field dropped; source_value "TYPE VALUE", e.g. "increment 1.0",
-    # used_value "none").
+    # modifier:FIELD (a modifier of that field dropped, or changed; source_value "TYPE VALUE", e.g.
+    # "increment 1.0", used_value "none" or the "TYPE VALUE" it takes instead).
     field: str = Field(pattern=r"^(name|cost|targetId|value|childId|characteristic:.+|modifier:.+)$")
     source_value: str
     used_value: str
     reason: str = Field(min_length=1)
+    nth: int | None = Field(default=None, ge=1)  # childId: only the nth condition counting the source (1: the first)
 
 
 class OverridesFile(BaseModel):
@@ -71,7 +72,8 @@ def _characteristic_holds(element, override: Override) -> bool:
 
 
 def _drop_modifier(element, override: Override) -> int:
-    """Remove the element's modifiers of field `modifier:FIELD` whose "TYPE VALUE" is the source value."""
+    """Remove the element's modifiers of field `modifier:FIELD` whose "TYPE VALUE" is the source value, or
+    give them the used value's type and value."""
     if not override.field.startswith("modifier:"):
         return 0
     target = override.field.partition(":")[2]
@@ -80,19 +82,26 @@ def _drop_modifier(element, override: Override) -> int:
         for modifier in list(holder):
             shown = f"{modifier.get('type')} {modifier.get('value')}"
             if modifier.get("field") == target and shown == override.source_value:
-                holder.remove(modifier)
+                if override.used_value == "none":
+                    holder.remove(modifier)
+                else:
+                    kind, _, value = override.used_value.partition(" ")
+                    modifier.set("type", kind)
+                    modifier.set("value", value)
                 dropped += 1
     return dropped
 
 
 def _recount(element, override: Override) -> int:
     """Point the conditions of the element's own modifiers counting the source entry at the used one."""
-    changed = 0
+    changed = seen = 0
     for modifier in element.findall("modifiers/modifier"):
         for condition in modifier.iter("condition"):
             if condition.get("childId") == override.source_value:
-                condition.set("childId", override.used_value)
-                changed += 1
+                seen += 1
+                if override.nth is None or seen == override.nth:
+                    condition.set("childId", override.used_value)
+                    changed += 1
     return changed
 
 

@@ -71,9 +71,10 @@ class UnitBuilder(MenMixin, OptionsMixin):
         # The men whose points change while an entry is taken: entry id -> (man ids, modifier, least, most).
         self.paid_by: dict[str, list[tuple[set[str], Element, float, float | None]]] = {}
         self.map_tree(root, set(), None)
-        self.per_model_ids: set[str] = set()  # per-man options priced per man (settle_per_man)
+        self.per_model_ids: dict[str, float] = {}  # per-man options priced per man -> each man's price (settle_per_man)
         self.option_keys: dict[str, str] = {}  # entry id -> the key of the option made from it
         self.never_offered: set[str] = set()  # options hidden in every theatre list showing the unit
+        self.needed_options: dict[str, frozenset[str]] = {}  # option entry id -> the entries whose taking shows it
 
     def map_tree(self, node: Node, above: set[str], parent: str | None) -> None:
         """Record each entry's parent selection and ancestors (groups are not selections); links count as both ids."""

@@ -63,9 +63,11 @@ def unit_weight(roster: RosterSnapshot, slot: SlotInfo, unit: UnitChoice) -> flo
 
 
 def in_slot(slot: SlotInfo, unit: UnitChoice) -> bool:
-    """A unit counts in a slot of its category; a slot of officers counts only units of the ranks it names."""
+    """A unit counts in a slot of its category; a slot of officers counts only units of the ranks it names,
+    and any unit an officer of those ranks leads by an option (a Raiding Party whose First Lieutenant
+    replaces its NCO leads the platoon)."""
     if unit.unit_type.category not in slot.categories:
-        return False
+        return bool(slot.ranks_counted) and any(o.officer_rank in slot.ranks_counted for o, _ in unit.chosen_options)
     return not slot.ranks_counted or unit.rank in slot.ranks_counted
 
 
@@ -127,7 +129,7 @@ def force_findings(roster: RosterSnapshot, force: ForceInfo, named: bool) -> lis
             findings.append(
                 error(
                     "org.too_many",
-                    f"{unit.label} is a {unit.unit_type.category_name}, which {who} has no place for.",
+                    f"{unit.label} is taken as {unit.unit_type.category_name}, which {who} has no place for.",
                     _no_place_fix(roster, unit, organisation.slots, placed),
                     rule,
                     unit,
