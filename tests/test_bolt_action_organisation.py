@@ -63,6 +63,11 @@ def test_an_empty_reinforced_platoon_is_not_legal_and_names_its_lieutenant_and_s
     assert "needs at least 1 Lieutenant" in messages
     assert "Leutnant (Second Lieutenant)" in messages  # the data's Officer, named by the units that fill it
     assert "needs at least 2 Infantry squads" in messages
+    # The data's Officer entry asks for the same man as the rulebook's Lieutenant: one finding, not two.
+    assert [m for _, m in found if "Lieutenant" in m or "Officer" in m] == [
+        "The Reinforced Platoon needs at least 1 Lieutenant; the roster has 0. Add 1 more: Lieutenant (e.g."
+        " Oberleutnant (First Lieutenant), Leutnant (Second Lieutenant))."
+    ]
 
 
 def test_a_lieutenant_and_two_squads_make_a_legal_core(tmp_path):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from lists.rules.finding import Finding, error
+from lists.rules.organisation import slot_taken
 from lists.snapshot import ForceInfo, ForceLimitInfo, RosterSnapshot, UnitTypeInfo
 
 
@@ -59,7 +60,7 @@ def _force_findings(roster: RosterSnapshot, force: ForceInfo, named: bool) -> li
         keys = {unit_type.key for unit_type in group.unit_types}
         members = [unit for unit in units if unit.unit_type.key in keys]
         least, most = group.limit.min, group.limit.max
-        if len(members) < least:
+        if len(members) < least and not _asked_by_an_officer_slot(roster, force, group, units):
             findings.append(
                 error(
                     "org.missing",
@@ -82,3 +83,15 @@ def _force_findings(roster: RosterSnapshot, force: ForceInfo, named: bool) -> li
                 )
             )
     return findings
+
+
+def _asked_by_an_officer_slot(roster: RosterSnapshot, force: ForceInfo, group: LimitedGroup, units: list) -> bool:
+    """A least number of officers the organisation's own officer slot asks for as well, and lacks too (the
+    rulebook's Lieutenant beside the data's Officer entry): that slot's finding says it, so it is said once."""
+    ranks = {rank for unit_type in group.unit_types for rank in (unit_type.officer_rank, *unit_type.officer_ranks)}
+    ranks.discard(None)
+    for slot in force.organisation.slots:
+        asked = isinstance(slot.min, int) and slot.min >= group.limit.min
+        if slot.ranks_counted and ranks and ranks <= set(slot.ranks_counted) and asked:
+            return slot_taken(roster, slot, units) < slot.min
+    return False
