@@ -325,6 +325,7 @@ OPTION_PLAIN_FIELDS = (
     "crew",
     "excludes",
     "needs_options",
+    "rules",
 )
 
 
@@ -357,6 +358,7 @@ class UnitOption(models.Model):
     min_if_taken = models.PositiveIntegerField(null=True, blank=True)  # taken at all, at least this often
     needs_units = models.JSONField(default=list, blank=True)  # unit keys, one of which its force must hold
     needs_options = models.JSONField(default=list, blank=True)  # option keys of the unit, one of which it needs
+    rules = models.JSONField(default=list, blank=True)  # rule keys a unit taking it has
     least_in = models.JSONField(default=dict, blank=True)  # army key -> how often its units must take it
     max_in = models.JSONField(default=dict, blank=True)  # army key -> its greatest number there, where lower
     force_limits = models.JSONField(default=list, blank=True)  # [{group, min, max, armies}] over each force

@@ -257,6 +257,8 @@ class _ReferenceCheck:
         for l_index, limit in enumerate(option.force_limits):
             for a_index, army_key in enumerate(limit.armies):
                 self.need(located, f"{path}.force_limits.{l_index}.armies.{a_index}", army_key, "armies", "army")
+        for r_index, rule_key in enumerate(option.rules):
+            self.need(located, f"{path}.rules.{r_index}", rule_key, "rules", "rule")
         for n_index, needed in enumerate(option.needs_units):
             self.need(located, f"{path}.needs_units.{n_index}", needed, "units", "unit")
         offered = {other.key for other in unit.options}

@@ -137,6 +137,7 @@ class Option(Strict):
     needs_units: list[Key] = []
     # Taken only beside one of these options of the unit (a Bagpiper: beside a Highland Officer).
     needs_options: list[Key] = []
+    rules: list[Key] = []  # rules a unit taking it has (its card prints them)
     # Army lists whose units must take it at least so often (a theatre making an officer's upgrade compulsory).
     least_in: dict[Key, int] = Field(default_factory=dict)
     # Army lists lowering its greatest number, with the number there (a Guards squad's second LMG: none in 1941).

@@ -109,6 +109,7 @@ class OptionInfo:
     shares: str = ""  # the unit's shared limit it counts toward
     excludes: list[str] = field(default_factory=list)  # option keys it is never taken with
     needs_options: list[str] = field(default_factory=list)  # option keys of the unit, one of which it needs
+    rules: list[str] = field(default_factory=list)  # rule keys a unit taking it has
     adds_models: tuple[ModelLine, ...] = ()
     weapons: tuple[WeaponInfo, ...] = ()
     replaces: tuple[str, ...] = ()

@@ -79,7 +79,10 @@ def test_us_excellent_communications_adds_a_fifth_to_a_bombardment():
 
 
 def test_only_the_us_army_may_buy_excellent_communications():
-    with pytest.raises(RosterFileInvalid, match="unknown option of Light artillery bombardment"):
+    refused = (
+        "'Excellent Communications \\(US\\)' is an option of Light artillery bombardment this army list does not offer"
+    )
+    with pytest.raises(RosterFileInvalid, match=refused):
         roster("british", 1944, "{unit: Light artillery bombardment, options: [Excellent Communications (US)]}")
 
 

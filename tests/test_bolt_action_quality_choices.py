@@ -14,6 +14,10 @@ Men and upgrades hidden while the unit is of some quality:
   (their modifiers count it), so only a Veteran officer takes it.
 - BA2 - Armies of India.cat, First Lieutenant: the Veteran Soldier 7bc1-af7b-7346-b582 is hidden while the officer is
   Veteran ab23-5b03-594b-c2db (a data error, overrides.yaml): offered to a Veteran officer instead.
+- BA2 - Armies of Germany.cat, Leutnant 504cf8bb-37fd-e1ba-cf18-e751f6c9713b (Regular 38aea6f6-c2d7-61f9-1754-58ce009df1b5
+  50, Veteran 65): the Veteran Soldier 789a7453-42d5-6d03-7e27-e37d568578d0 (13) is hidden while the Oberleutnant's
+  Regular 77cc8a2f-f8d8-05b3-4c23-c2e01adf11c4 is taken (a data error, overrides.yaml): it counts the Leutnant's own
+  Regular instead. A Veteran Leutnant with two: 65 + 26 = 91.
 
 A man's weapons with no group around them:
 - BA2 - Armies of Great Britain.cat, Infantry Section (Late-War) adeb-30ed-07dc-2261, Regular: Regular NCO
@@ -68,6 +72,16 @@ def test_an_intelligence_officer_costs_the_rating_of_his_officers_quality(tmp_pa
 def test_a_regular_officer_may_not_take_veteran_men(tmp_path):
     unit = f"{{unit: {OFFICER}, quality: Regular, options: [Veteran Soldier]}}"
     assert "Veteran Soldier" in refusal(tmp_path, NORMANDY, unit)
+
+
+def test_a_regular_leutnant_may_not_take_veteran_men_and_a_veteran_one_may(tmp_path):
+    men = "options: [{option: Veteran Soldier, count: 2}]"
+    regular = f"{{unit: germany-leutnant-second-lieutenant, quality: Regular, {men}}}"
+    assert "Veteran Soldier is only for Veteran units of Leutnant (Second Lieutenant)" in refusal(
+        tmp_path, "germany-1942-operation-blue", regular
+    )
+    veteran = f"{{unit: germany-leutnant-second-lieutenant, quality: Veteran, {men}}}"
+    assert judged(tmp_path, "germany-1942-operation-blue", [veteran])["points"] == 91
 
 
 @pytest.mark.parametrize(("quality", "allowed"), [("Veteran", True), ("Regular", False)])

@@ -158,3 +158,21 @@ def test_an_option_named_after_the_nco_arms_his_model_line():
 
     assert unit["options"][0]["model"] == "Regular NCO"
     assert "model" not in unit["options"][1]
+
+
+def test_an_upgrade_taken_prints_its_rule_on_the_card():
+    """BSData Bolt Action 2.gst, Command vehicle fb5c-db81-7065-21ff (25 points) links the Command Vehicle rule
+    f3b7-7c2b-d71f-b029; BA2 - Armies of Germany.cat, Heer Veteran Grenadier Squad (its Infantry link): its Anti-tank Grenades link Tank
+    Hunters."""
+    header = HEADER.replace("Reinforced Platoon", "Armoured Platoon")
+    tank = "{unit: germany-panzer-iv-ausf-g-h-j-2, label: Befehlspanzer, quality: Regular, options: [Command Vehicle]}"
+    resolved = load_roster_file((header + f"      - {tank}\n").encode(), "roster.yaml")
+    pdf = cards_pdf(resolved.snapshot(), resolved.data)
+    text = " ".join(" ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(pdf)).pages)
+    assert "Options Command Vehicle" in text
+    assert 'Command Vehicle: +1 morale to itself and armour within 12"' in text
+    plain = card_text("{unit: germany-heer-veteran-grenadier-squad-2, quality: Veteran}")
+    grenades = card_text(
+        "{unit: germany-heer-veteran-grenadier-squad-2, quality: Veteran, options: [Anti-tank Grenades]}"
+    )
+    assert "Tank Hunters" not in plain and "Tank Hunters" in grenades

@@ -53,8 +53,7 @@ class Converter:
 
     def rule_key(self, name: str, rule_id: str, where: str) -> str:
         """The pack rule for a BattleScribe rule name: the base pack's, else an import with our summary or by name."""
-        lowered = re.sub(r"\s+", " ", name.strip().lower())
-        known = self.pack_rules.get(RULE_ALIASES.get(lowered, lowered)) or self.pack_rules.get(lowered)
+        known = self.base_rule(name)
         if known:
             return known
         key = "bs-" + slug(name, 70)
@@ -183,16 +182,28 @@ class Converter:
                 }
         return None
 
-    def rule_keys_of(self, node: Node, catalogue: DataFile) -> list[str]:
+    def rule_keys_of(self, node: Node, catalogue: DataFile, summarised: bool = False) -> list[str]:
+        """The pack rules an entry links; with `summarised`, only those our packs word (an option's rules,
+        printed on the card of a unit taking it, where a bare name would tell the player nothing)."""
         keys = []
         for info in node.info_links("rule"):
             target = self.library.find(info.get("targetId"), catalogue)
             name = (target.get("name") if target is not None else None) or info.get("name") or ""
-            if name:
+            if name and (not summarised or self.has_summary(name)):
                 keys.append(self.rule_key(name, info.get("targetId", ""), catalogue.name))
         for rule in node.rules():
-            keys.append(self.rule_key(rule.get("name", ""), rule.get("id", ""), catalogue.name))
+            if not summarised or self.has_summary(rule.get("name", "")):
+                keys.append(self.rule_key(rule.get("name", ""), rule.get("id", ""), catalogue.name))
         return keys
+
+    def base_rule(self, name: str) -> str | None:
+        """The base pack's rule of that name (or alias), if any."""
+        lowered = re.sub(r"\s+", " ", name.strip().lower())
+        return self.pack_rules.get(RULE_ALIASES.get(lowered, lowered)) or self.pack_rules.get(lowered)
+
+    def has_summary(self, name: str) -> bool:
+        """A rule the base pack holds or our summaries word."""
+        return bool(self.base_rule(name)) or ("bs-" + slug(name, 70)) in self.rule_summaries
 
     def visible_in(self, node: Node, army: Army, beside: frozenset[str] = frozenset()) -> list[str]:
         """The theatre army keys an entry shows in (evaluating its hidden modifiers), with the entries

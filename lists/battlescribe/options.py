@@ -80,6 +80,9 @@ class OptionsMixin:
         per_force = self.per_force(child, shown)
         if per_force:
             option["force_limits"] = per_force
+        rules = list(dict.fromkeys(self.converter.rule_keys_of(child, self.catalogue, summarised=True)))
+        if rules:
+            option["rules"] = rules  # printed on the card of a unit taking it (Tank Hunters, Tough Fighters)
         option["citation"] = self.converter.citation(self.catalogue, child, child.name)
         option["source_id"] = child.id
         option["_ids"] = sorted(ids)

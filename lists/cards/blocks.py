@@ -45,10 +45,11 @@ def applies(rule: RuleInfo, unit: UnitChoice) -> bool:
 
 
 def unit_rules(roster: RosterSnapshot, data: GameData, unit: UnitChoice) -> list[RuleInfo]:
-    """The rules a unit has: its weapons', its own and its army's, each once, where they apply to it."""
+    """The rules a unit has: its weapons', its own, its options' and its army's, each once, where they apply."""
     system = roster.system
     keys = [key for weapon in unit.weapons() for key in sorted(weapon.rules)]
     keys += list(unit.unit_type.rules)
+    keys += [key for option, _ in unit.chosen_options for key in option.rules]
     army = next((a for a in data.armies.values() if a.key == roster.army_key), None)
     keys += list(army.rules if army else ())
     rules = [system.rules[key] for key in dict.fromkeys(keys) if key in system.rules]
