@@ -200,7 +200,7 @@ class UnitOptions:
 
 
 def _option_force_limit(limit: dict) -> OptionForceLimitInfo:
-    return OptionForceLimitInfo(limit["group"], limit.get("min", 0), limit.get("max"), tuple(limit.get("armies", ())))
+    return OptionForceLimitInfo(**(limit | {"armies": tuple(limit.get("armies", ()))}))
 
 
 def unit_options(system: models.GameSystem, weapons: dict[int, WeaponInfo]) -> UnitOptions:

@@ -101,7 +101,7 @@ class OptionsMixin:
         """The theatre lists showing an option, its own limit in each (some lists raise a limit of 0, the
         Granatieri officers, or lower one) and the units it is shown beside, if only beside them; None
         (reported) when it is offered nowhere."""
-        category = frozenset({self.tree.primary_category} - {""})  # hidden while the unit is of a category
+        category = self.own_category()  # hidden while the unit is of a category
         shown = [key for key in self.converter.visible_in(child, self.army, category) if key in self.unit_shown]
         needs = self.units_beside(child) if not shown else frozenset()
         if needs:
@@ -170,6 +170,14 @@ class OptionsMixin:
             self.report.pattern("an option's least or most per force: counted over the force's units")
         return found
 
+    def lists_chosen(self) -> set[str]:
+        """The selections that decide what an army list shows: its theatre selectors and the force."""
+        return {selector_id for selector_id, _, _ in self.army.selector_ids} | {self.converter.force_id}
+
+    def own_category(self) -> frozenset[str]:
+        """The unit's own primary category, chosen where a condition asks what the unit is taken as."""
+        return frozenset({self.tree.primary_category} - {""})
+
     def chosen_with(self, selector_id: str) -> set[str]:
         """What an option's limits are read with: the theatre selector, the force and the unit's own primary
         category (a limit set while the unit is of a category counts the category the unit is in)."""
@@ -177,14 +185,12 @@ class OptionsMixin:
 
     def options_beside(self, child: Node) -> frozenset[str]:
         """The unit's own entries whose taking shows an option hidden otherwise (a Highland Officer's Bagpiper)."""
-        chosen = {selector_id for selector_id, _, _ in self.army.selector_ids} | {self.converter.force_id}
-        return frozenset(shown_beside(child.modifiers(), chosen, frozenset(self.tree.above)))
+        return frozenset(shown_beside(child.modifiers(), self.lists_chosen(), frozenset(self.tree.above)))
 
     def units_beside(self, child: Node) -> frozenset[str]:
         """The entries whose presence in the force shows an option hidden otherwise (Cavalry beside a cavalry
         unit), none of them the unit's own; the pack writer keeps those converted to units."""
-        chosen = {selector_id for selector_id, _, _ in self.army.selector_ids} | {self.converter.force_id}
-        return frozenset(shown_beside(child.modifiers(), chosen | self.tree.above.keys()))
+        return frozenset(shown_beside(child.modifiers(), self.lists_chosen() | self.tree.above.keys()))
 
     def option_pricing(self, child: Node, ids: set[str], where: str) -> OptionPricing | None:
         """An option's price read from its points modifiers (always, by quality, while another option is
@@ -358,18 +364,18 @@ class OptionsMixin:
         Squad's second LMG, refused while it is fielded as Infantry), or theatre selectors in the force.
 
         "equalTo 1" there counts the unit itself: it is 1 exactly when the unit is of that category."""
-        chosen = {selector_id for selector_id, _, _ in self.army.selector_ids} | {self.converter.force_id}
+        chosen = self.lists_chosen()
         conditions = list(modifier.iter("condition"))
-        own_category = [c for c in conditions if c.get("scope") == "primary-category"]
+        by_category = [c for c in conditions if c.get("scope") == "primary-category"]
         theatre = [c for c in conditions if c.get("scope") == "force" and c.get("childId") in chosen]
         counts_one = all(
-            (c.get("type"), number(c.get("value"))) in (("equalTo", 1), ("atLeast", 1)) for c in own_category
+            (c.get("type"), number(c.get("value"))) in (("equalTo", 1), ("atLeast", 1)) for c in by_category
         )
-        return bool(own_category) and counts_one and len(own_category) + len(theatre) == len(conditions)
+        return bool(by_category) and counts_one and len(by_category) + len(theatre) == len(conditions)
 
     def on_theatre(self, modifier: Element) -> bool:
         """A modifier whose conditions count only theatre selectors (or the force entry) in the force."""
-        chosen = {selector_id for selector_id, _, _ in self.army.selector_ids} | {self.converter.force_id}
+        chosen = self.lists_chosen()
         conditions = list(modifier.iter("condition"))
         return bool(conditions) and all(c.get("scope") == "force" and c.get("childId") in chosen for c in conditions)
 

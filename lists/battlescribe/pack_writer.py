@@ -306,10 +306,10 @@ class PackWriter:
         """Units several links to one entry make (a Belgian Infantry Section in two slots) count together
         toward the entry's limits, as the data counts the entry's selections whichever link added them."""
         holders: dict[tuple[str, str], set[str]] = {}
-        limits = [limit for unit in units for limit in unit.get("force_limits", [])]
-        for unit in units:
-            for limit in unit.get("force_limits", []):
-                holders.setdefault((limit["_entry"], limit["source_id"]), set()).add(unit["key"])
+        held = [(unit["key"], limit) for unit in units for limit in unit.get("force_limits", [])]
+        for key, limit in held:
+            holders.setdefault((limit["_entry"], limit["source_id"]), set()).add(key)
+        limits = [limit for _, limit in held]
         for limit in limits:
             if len(holders[(limit["_entry"], limit["source_id"])]) > 1 and "group" not in limit:
                 limit["group"] = limit["source_id"]

@@ -131,8 +131,7 @@ class UnitBuilder(MenMixin, OptionsMixin):
             quality = Part(points=child.cost)
             if any(m.get("field") == "hidden" for m in child.modifiers()) or child.hidden:
                 # The unit's own primary category is chosen: "hidden while it is a Compulsory Unit" (equalTo 1).
-                category = frozenset({self.tree.primary_category} - {""})
-                visible = self.converter.visible_in(child, self.army, category)
+                visible = self.converter.visible_in(child, self.army, self.own_category())
                 shown = [key for key in visible if key in self.unit_shown]
                 if not shown:
                     self.report.pattern("a quality hidden in every list showing the unit: left out")
@@ -213,7 +212,7 @@ class UnitBuilder(MenMixin, OptionsMixin):
     def option_changes(self, node: Node) -> dict[str, float]:
         """How much a quality entry's cost changes while one option is taken (a set price), by the option's
         entry id: the option costs that much more for a unit of that quality."""
-        theatre_ids = {selector_id for selector_id, _, _ in self.army.selector_ids} | {self.converter.force_id}
+        theatre_ids = self.lists_chosen()
         changes = {}
         for modifier in node.modifiers():
             conditions = list(modifier.iter("condition"))
