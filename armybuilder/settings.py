@@ -117,18 +117,18 @@ RATELIMIT_USE_CACHE = "default"
 # Redis backend; both backends used here have the atomic increment its error check (E003) asks for.
 SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
 
-# PDFs render in the background (lists/tasks.py): Django's Tasks API. With REDIS_URL the queue
+# PDFs render in the background (lists/pdfs/tasks.py): Django's Tasks API. With REDIS_URL the queue
 # is in Redis (RQ, run by `manage.py rqworker`), shared by every machine; else it is a table in
 # the database, run by `manage.py db_worker`. scripts/with_worker.py starts the matching worker.
 PDF_RENDER_SECONDS = int(os.environ.get("ARMYBUILDER_PDF_SECONDS", "180"))
 if REDIS_URL:
     INSTALLED_APPS += ["django_rq", "django_tasks_rq"]
-    # RQ's own time limit only backs up the render's (lists.tasks.time_limit), which says why it stopped.
+    # RQ's own time limit only backs up the render's (lists.pdfs.tasks.time_limit), which says why it stopped.
     RQ_QUEUES = {"default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": PDF_RENDER_SECONDS + 60}}
     TASKS = {"default": {"BACKEND": "django_tasks_rq.RQBackend", "QUEUES": ["default"]}}
 else:
     TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
-# Requests one web process holds while their PDF renders (lists/pdf_waits.py); more are answered at once.
+# Requests one web process holds while their PDF renders (lists/pdfs/waits.py); more are answered at once.
 PDF_MAX_WAITS = int(os.environ.get("ARMYBUILDER_PDF_WAITS", "6"))
 PDF_MAX_CARD_UNITS = int(os.environ.get("ARMYBUILDER_PDF_MAX_UNITS", "400"))
 # Cores one render of many new cards shares its work over (lists/cards/); all of them by default.
@@ -161,7 +161,7 @@ PACKS_DIR = Path(os.environ.get("ARMYBUILDER_PACKS_DIR", BASE_DIR / "lists" / "p
 # Django's limit on the body, files by an upload handler that stops at the limit).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
-FILE_UPLOAD_HANDLERS = ["lists.uploads.LimitedUploadHandler"]
+FILE_UPLOAD_HANDLERS = ["lists.web.uploads.LimitedUploadHandler"]
 
 # Security. Behind a TLS-terminating proxy set DJANGO_SECURE_PROXY_SSL_HEADER=1.
 SECURE_CONTENT_TYPE_NOSNIFF = True
@@ -193,7 +193,7 @@ CONTENT_SECURITY_POLICY = {
         "style-src": [SELF],
         "img-src": [SELF, "data:"],
         "connect-src": [SELF],
-        "manifest-src": [SELF],  # the web app manifest and the service worker (lists/offline_views.py)
+        "manifest-src": [SELF],  # the web app manifest and the service worker (lists/web/offline_views.py)
         "worker-src": [SELF],
         "form-action": [SELF],
         "frame-ancestors": [NONE],
@@ -203,7 +203,7 @@ CONTENT_SECURITY_POLICY = {
 }
 
 # Rate limits (per client address) on what is costly: creating rosters and rendering PDFs.
-RATELIMIT_VIEW = "lists.page_helpers.too_many_requests"
+RATELIMIT_VIEW = "lists.web.page_helpers.too_many_requests"
 ROSTER_CREATE_RATE = os.environ.get("ARMYBUILDER_ROSTER_CREATE_RATE", "30/m")
 PDF_RATE = os.environ.get("ARMYBUILDER_PDF_RATE", "30/m")
 

@@ -5,4 +5,4 @@ urlpatterns = [
 ]
 
 # A refused request (too large, malformed) gets a page that says what to do, not a bare "Bad Request".
-handler400 = "lists.page_helpers.bad_request"
+handler400 = "lists.web.page_helpers.bad_request"

@@ -1,27 +1,27 @@
 from django.urls import path
 
-from lists import (
+from lists.web import (
     api,
     edit_views,
     editor_page,
     event_views,
+    game_views,
     help_views,
     offline_views,
     print_views,
     share_views,
     start_views,
     verify_views,
-    views,
 )
-from lists.battlescribe_views import export_battlescribe
+from lists.web.battlescribe_views import export_battlescribe
 
 app_name = "lists"
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", game_views.home, name="home"),
     path("help/<slug:name>/", help_views.doc_page, name="help"),
-    path("games/<slug:system_key>/", views.game, name="game"),
-    path("games/<slug:system_key>/armies/<slug:army_key>/", views.army, name="army"),
+    path("games/<slug:system_key>/", game_views.game, name="game"),
+    path("games/<slug:system_key>/armies/<slug:army_key>/", game_views.army, name="army"),
     # Rosters: start or import, then edit by secret link, share by id.
     path("rosters/new/", start_views.start_roster, name="start"),
     path("rosters/import/", start_views.import_roster, name="import"),

@@ -65,12 +65,12 @@ def line(label: str, value: str, target: str = "") -> None:
 
 def main() -> None:
     call_command("migrate", verbosity=0)
-    from lists.loading import roster_snapshot
+    from lists.gamedata.loading import roster_snapshot
+    from lists.gamedata.packs import load_all
     from lists.models import GameSystem, Roster
-    from lists.packs import load_all
-    from lists.roster_files import load_roster_file, save_new_roster
-    from lists.sharing import hash_secret, new_edit_secret, new_share_id
-    from lists.verdict import judge
+    from lists.rosters.files import load_roster_file, save_new_roster
+    from lists.rosters.sharing import hash_secret, new_edit_secret, new_share_id
+    from lists.rules.verdict import judge
 
     print("Packs")
     start = time.perf_counter()
@@ -130,8 +130,8 @@ def bench_pages_and_pdfs() -> None:
 
     from lists.cards import Layout, cards_pdf
     from lists.models import Roster
-    from lists.roster_files import load_roster_file, save_new_roster
-    from lists.sharing import hash_secret, new_edit_secret, new_share_id
+    from lists.rosters.files import load_roster_file, save_new_roster
+    from lists.rosters.sharing import hash_secret, new_edit_secret, new_share_id
 
     mix = [
         "{unit: Regular Infantry Section (Mid-/ Late-War), quality: Regular, size: 8, options: [Light machine gun]}",
@@ -216,7 +216,7 @@ def twenty_units(game_example: str, name: str) -> bytes:
 
 def bench_card_counts() -> None:
     from lists.cards import Layout, roster_cards
-    from lists.roster_files import load_roster_file
+    from lists.rosters.files import load_roster_file
 
     print("Cards per unit (rules reference not counted; target at most 1.15 on poker cards)")
     rosters = [(path.stem, path.read_bytes()) for path in sorted((ROOT / "examples").glob("*.yaml"))]
@@ -293,7 +293,7 @@ def bench_card_cache() -> None:
 
     from lists import cards
     from lists.cards import Layout, cards_pdf
-    from lists.roster_files import load_roster_file
+    from lists.rosters.files import load_roster_file
 
     layout = Layout()
     cards.warm_up()
@@ -391,11 +391,11 @@ def bench_battlescribe_armies() -> None:
     """The Bolt Action armies converted from BattleScribe: ~2,900 units in one game system."""
     from django.test import Client
 
-    from lists import loading
+    from lists.gamedata import loading
     from lists.models import GameSystem, Roster, UnitType
-    from lists.roster_files import load_roster_file, save_new_roster
-    from lists.sharing import hash_secret, new_edit_secret, new_share_id
-    from lists.verdict import judge
+    from lists.rosters.files import load_roster_file, save_new_roster
+    from lists.rosters.sharing import hash_secret, new_edit_secret, new_share_id
+    from lists.rules.verdict import judge
 
     print("Bolt Action armies from BattleScribe")
     system = GameSystem.objects.get(key="bolt-action-2e")
@@ -411,14 +411,17 @@ def bench_battlescribe_armies() -> None:
         f"{median_ms(lambda: judge(snapshot)):.3f} ms",
         "(target 5 ms median)",
     )
-    from lists.battlescribe import roster_export, roster_ids
+    from lists.rosters import battlescribe_ids, battlescribe_writing
 
-    roster_ids.ids.cache_clear()
+    battlescribe_ids.ids.cache_clear()
     start = time.perf_counter()
-    roster_ids.ids()
+    battlescribe_ids.ids()
     line("BattleScribe ids of the armies, cold (once per process)", f"{(time.perf_counter() - start) * 1000:.0f} ms")
-    ros = roster_export.export(snapshot)
-    line("Normandy roster written as roster.ros, median", f"{median_ms(lambda: roster_export.export(snapshot)):.2f} ms")
+    ros = battlescribe_writing.export(snapshot)
+    line(
+        "Normandy roster written as roster.ros, median",
+        f"{median_ms(lambda: battlescribe_writing.export(snapshot)):.2f} ms",
+    )
     line(
         "Normandy roster.ros read and checked, median",
         f"{median_ms(lambda: judge(load_roster_file(ros, 'r.ros').snapshot()), runs=50):.1f} ms",
@@ -448,11 +451,11 @@ def bench_events(count: int = 256) -> None:
     from django.test import Client
     from django.utils import timezone
 
-    from lists import events
     from lists.event_models import Event
+    from lists.events import submitting
     from lists.models import GameSystem
-    from lists.roster_files import export_roster, load_roster_file
-    from lists.sharing import hash_secret, new_share_id
+    from lists.rosters.files import export_roster, load_roster_file
+    from lists.rosters.sharing import hash_secret, new_share_id
     from tests.event_rosters import british, german
 
     system = GameSystem.objects.get(key="bolt-action-2e")
@@ -464,7 +467,7 @@ def bench_events(count: int = 256) -> None:
     kinds = [partial(german), partial(german, panzer=True), partial(british)]
     for n in range(count):
         text = kinds[n % 3](name=f"List {n}")
-        events.submit(event, f"Player {n}", export_roster(load_roster_file(text.encode()).snapshot()))
+        submitting.submit(event, f"Player {n}", export_roster(load_roster_file(text.encode()).snapshot()))
     client, organiser = Client(), "/events/o/bench-organiser/"
     print(f"Tournament event ({count} submissions: legal, over the points, another nation)")
     cache.clear()
@@ -485,7 +488,7 @@ def bench_events(count: int = 256) -> None:
         f"{time.perf_counter() - start:.1f} s",
         f"{len(pdf) // 1024} KB",
     )
-    events.submit(event, "Player 0", export_roster(load_roster_file(german(name="Replaced").encode()).snapshot()))
+    submitting.submit(event, "Player 0", export_roster(load_roster_file(german(name="Replaced").encode()).snapshot()))
     start = time.perf_counter()
     checked_get(client, organiser + "pack.pdf")
     line("print pack PDF after one resubmission (one list rendered)", f"{time.perf_counter() - start:.1f} s")
@@ -494,8 +497,8 @@ def bench_events(count: int = 256) -> None:
 
 def bench_roster_text() -> None:
     from lists.cards import roster_text
-    from lists.roster_files import load_roster_file
-    from lists.verdict import judge
+    from lists.rosters.files import load_roster_file
+    from lists.rules.verdict import judge
 
     print("roster.txt read back (pasted text to a checked roster)")
     for count in (20, 400):
@@ -516,19 +519,19 @@ def bench_roster_text() -> None:
 
 if __name__ == "__main__":
     if sys.argv[1:] == ["text"]:  # only the text roster figures: scripts/bench.py text
-        from lists.packs import load_all
+        from lists.gamedata.packs import load_all
 
         call_command("migrate", verbosity=0)
         load_all(settings.PACKS_DIR)
         bench_roster_text()
     elif sys.argv[1:] == ["events"]:  # only the event figures: scripts/bench.py events
-        from lists.packs import load_all
+        from lists.gamedata.packs import load_all
 
         call_command("migrate", verbosity=0)
         load_all(settings.PACKS_DIR)
         bench_events()
     elif sys.argv[1:] == ["cards"]:  # only the card figures: scripts/bench.py cards
-        from lists.packs import load_all
+        from lists.gamedata.packs import load_all
 
         call_command("migrate", verbosity=0)
         load_all(settings.PACKS_DIR)

@@ -32,7 +32,7 @@ django.setup()
 from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 
-from lists.roster_files import RosterFileInvalid, load_roster_file  # noqa: E402
+from lists.rosters.files import RosterFileInvalid, load_roster_file  # noqa: E402
 
 
 def unknown_keys_yaml(count: int) -> bytes:

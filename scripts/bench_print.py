@@ -26,8 +26,8 @@ UNITS = [  # Bolt Action units of five kinds; each unit is labelled, so every ca
 ROSTERS = {"benchprint20units": 20, "benchprint400units": 400}
 # The rosters, each unit labelled (so no two cards are alike).
 ROSTER_SCRIPT = (
-    "from lists.roster_files import load_roster_file, save_new_roster\n"
-    "from lists.sharing import hash_secret\n"
+    "from lists.rosters.files import load_roster_file, save_new_roster\n"
+    "from lists.rosters.sharing import hash_secret\n"
     f"UNITS = {UNITS!r}\n"
     f"for share_id, count in {ROSTERS!r}.items():\n"
     "    units = ''.join(f'  - {UNITS[i % 5]}, label: Unit {i + 1}}}\\n' for i in range(count))\n"

@@ -58,8 +58,8 @@ end
 
 # A 400-unit and a 20-unit roster; prints the small one's first unit id (the live-validation target).
 ROSTER_SCRIPT = (
-    "from lists.roster_files import load_roster_file, save_new_roster\n"
-    "from lists.sharing import hash_secret\n"
+    "from lists.rosters.files import load_roster_file, save_new_roster\n"
+    "from lists.rosters.sharing import hash_secret\n"
     "def roster(count):\n"
     "    units = ''.join('  - {unit: Regular Infantry Section (Mid-/ Late-War), quality: Regular, options: [Light machine gun]}\\n' for _ in range(count))\n"
     "    return load_roster_file(f'game: bolt-action-2e\\narmy: generic\\nname: Load {count}\\nunits:\\n{units}'.encode())\n"

@@ -52,9 +52,9 @@ def body(client: Client, path: str) -> bytes:
 
 def main() -> None:
     call_command("migrate", verbosity=0)
-    from lists.packs import load_all
-    from lists.roster_files import load_roster_file, save_new_roster
-    from lists.sharing import hash_secret, new_edit_secret, new_share_id
+    from lists.gamedata.packs import load_all
+    from lists.rosters.files import load_roster_file, save_new_roster
+    from lists.rosters.sharing import hash_secret, new_edit_secret, new_share_id
 
     load_all(settings.PACKS_DIR)
     units = "".join(f"  - {MIX[i % len(MIX)]}\n" for i in range(400))

@@ -5,7 +5,7 @@ server keeps serving meanwhile, and a render its worker dropped is shown failed,
 
     python scripts/with_worker.py COMMAND [ARG ...]
 
-The worker is the one of the task queue the settings choose (lists/tasks.py): RQ's
+The worker is the one of the task queue the settings choose (lists/pdfs/tasks.py): RQ's
 `manage.py rqworker` when REDIS_URL is set, else `manage.py pdf_db_worker` (the
 database queue). It runs at the lowest priority (Linux's idle scheduling class
 and nice 19), so rendering PDFs never slows pages down. ARMYBUILDER_PDF_WORKERS (default 1) sets how many
@@ -51,9 +51,9 @@ def worker_command() -> list[str]:
     if os.environ.get("REDIS_URL"):
         return [
             *(sys.executable, "manage.py", "rqworker", "default"),
-            *("--job-class", "django_tasks_rq.Job", "--worker-class", "lists.tasks.PdfWorker"),
+            *("--job-class", "django_tasks_rq.Job", "--worker-class", "lists.pdfs.tasks.PdfWorker"),
         ]
-    return [sys.executable, "manage.py", "pdf_db_worker"]  # woken at once by each render enqueued (lists/wake.py)
+    return [sys.executable, "manage.py", "pdf_db_worker"]  # woken at once by each render enqueued (lists/pdfs/wake.py)
 
 
 def main(server_command: list[str]) -> int:

@@ -1,6 +1,6 @@
 """Small builders for in-memory rosters, so rule tests need no database."""
 
-from lists.snapshot import (
+from lists.gamedata.snapshot import (
     ForceInfo,
     ModelLine,
     OptionInfo,

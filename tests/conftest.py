@@ -38,7 +38,7 @@ SQLiteCursorWrapper.executemany = _waiting(SQLiteCursorWrapper.executemany)
 @pytest.fixture(scope="session")
 def checked_packs():
     """The project's own packs, read and checked once per test run (reading is most of a load)."""
-    from lists.packs import read_all
+    from lists.gamedata.packs import read_all
 
     return read_all(settings.PACKS_DIR)
 
@@ -46,8 +46,8 @@ def checked_packs():
 @pytest.fixture(scope="module")
 def real_packs(django_db_setup, django_db_blocker, checked_packs):
     """The project's own packs, loaded once per test module (each test still rolls back its own changes)."""
+    from lists.gamedata.packs import write_all
     from lists.models import GameSystem, Roster
-    from lists.packs import write_all
 
     with django_db_blocker.unblock():
         write_all(checked_packs, settings.PACKS_DIR)

@@ -2,9 +2,9 @@
 
 import pytest
 
-from lists.pricing import unit_points
-from lists.roster_files import RosterFileInvalid, load_roster_file
+from lists.rosters.files import RosterFileInvalid, load_roster_file
 from lists.rules import check_roster
+from lists.rules.pricing import unit_points
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("real_packs")]
 

@@ -17,8 +17,8 @@ from django.core.management import call_command
 from lists.battlescribe.reader import DataError, read_library
 from lists.battlescribe.run import DEFAULT_SUMMARIES, import_data
 from lists.battlescribe.summaries import load_summaries
+from lists.gamedata.packs import check_references, load_all, read_pack
 from lists.models import GameSystem, Roster
-from lists.packs import check_references, load_all, read_pack
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures" / "battlescribe"

@@ -10,14 +10,14 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from lxml import etree
 
-from lists.battlescribe import roster_ids
-from lists.battlescribe.roster_export import export, exportable, roster_rosz
-from lists.loading import game_data
+from lists.gamedata.loading import game_data
+from lists.gamedata.snapshot import UnitChoice
 from lists.models import GameSystem, Roster
-from lists.roster_files import RosterFile, load_roster_file, resolve
-from lists.snapshot import UnitChoice
-from lists.validation import open_options, open_qualities, unit_refusals
-from lists.verdict import judge
+from lists.rosters import battlescribe_ids
+from lists.rosters.battlescribe_writing import export, exportable, roster_rosz
+from lists.rosters.files import RosterFile, load_roster_file, resolve
+from lists.rules.validation import open_options, open_qualities, unit_refusals
+from lists.rules.verdict import judge
 from tests.test_roster_files import EXAMPLES, validate
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "battlescribe"
@@ -295,8 +295,8 @@ def test_every_bolt_action_example_with_ids_round_trips():
 
 def every_unit_roster(nation: str) -> dict:
     """A roster document of one theatre list of `nation` holding each of its units once, with its options."""
-    data = game_data(GameSystem.objects.get(key=roster_ids.GAME_KEY))
-    keys = [key for key, army in roster_ids.ids()["armies"].items() if army["catalogue"] == nation]
+    data = game_data(GameSystem.objects.get(key=battlescribe_ids.GAME_KEY))
+    keys = [key for key, army in battlescribe_ids.ids()["armies"].items() if army["catalogue"] == nation]
     army = next(a for a in data.armies.values() if a.key in keys)
     units = []
     for _, unit_id in data.available_units(army.id):
@@ -327,11 +327,11 @@ def every_unit_roster(nation: str) -> dict:
         units.append(entry | ({"quality": quality} if quality else {}))
     half = len(units) // 2
     forces = [{"name": "First", "units": units[:half]}, {"name": "Second", "units": units[half:]}]
-    return {"game": roster_ids.GAME_KEY, "army": army.key, "name": f"Every unit of {nation}", "forces": forces}
+    return {"game": battlescribe_ids.GAME_KEY, "army": army.key, "name": f"Every unit of {nation}", "forces": forces}
 
 
 def test_generated_rosters_of_all_25_nations_round_trip():
-    nations = sorted(roster_ids.ids()["catalogues"])
+    nations = sorted(battlescribe_ids.ids()["catalogues"])
     assert len(nations) == 25
     units = 0
     for nation in nations:

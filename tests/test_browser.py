@@ -38,7 +38,7 @@ def browser():
 
 @pytest.fixture
 def site(live_server, transactional_db):
-    from lists.packs import load_all
+    from lists.gamedata.packs import load_all
 
     load_all(settings.PACKS_DIR)
     return live_server.url

@@ -7,8 +7,8 @@ import pytest
 from playwright.sync_api import expect
 
 from lists.models import Roster
-from lists.roster_files import load_roster_file, save_new_roster
-from lists.sharing import hash_secret
+from lists.rosters.files import load_roster_file, save_new_roster
+from lists.rosters.sharing import hash_secret
 from tests.test_browser import SECTION, add_unit, browser, site, start_roster  # noqa: F401 - the browser suite's fixtures
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -272,7 +272,7 @@ def test_a_new_version_replaces_what_was_kept(page, context, site, empty_cache, 
     before = page.evaluate("caches.keys()")
     assert len(before) == 1
 
-    from lists import offline_views
+    from lists.web import offline_views
 
     offline_views.static_files_digest.cache_clear()
     original = offline_views.static_files_digest

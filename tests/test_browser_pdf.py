@@ -8,8 +8,8 @@ from django.db import OperationalError
 from django.test import override_settings
 from playwright.sync_api import expect
 
-from lists.roster_files import load_roster_file, save_new_roster
-from lists.sharing import hash_secret
+from lists.rosters.files import load_roster_file, save_new_roster
+from lists.rosters.sharing import hash_secret
 from tests.test_browser import browser, page, site  # noqa: F401 - the browser suite's fixtures
 
 ROOT = Path(__file__).resolve().parents[1]

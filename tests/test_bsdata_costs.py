@@ -89,8 +89,8 @@ def test_the_fixture_is_current_with_the_bsdata_files():
 )
 def test_an_officer_with_two_more_men_pays_for_them(unit, quality, points):
     """BSData Additional Men: Inexperienced Soldier 7, Veteran Soldier 13 (no longer free)."""
-    from lists.pricing import unit_points
-    from lists.roster_files import load_roster_file
+    from lists.rosters.files import load_roster_file
+    from lists.rules.pricing import unit_points
 
     text = f"game: bolt-action-2e\narmy: generic\nunits:\n  - {{unit: {unit}, quality: {quality}, size: 3}}\n"
     snapshot = load_roster_file(text.encode(), "roster.yaml").snapshot()

@@ -11,10 +11,10 @@ from pypdf import PdfReader
 
 from lists import cards
 from lists.cards import Layout, cards_pdf, roster_cards
-from lists.loading import game_data, roster_snapshot
+from lists.gamedata.loading import game_data, roster_snapshot
 from lists.models import Roster
-from lists.roster_files import load_roster_file
-from lists.verdict import judge
+from lists.rosters.files import load_roster_file
+from lists.rules.verdict import judge
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("real_packs")]
@@ -535,8 +535,8 @@ def test_downloads_are_named_after_the_roster(client):
 @pytest.mark.parametrize("game", ["action-all-fronts", "bolt-action-2e", "heroes-all"])
 def test_every_unit_with_every_option_bought_fits_its_cards(game):
     """Nothing is ever clipped: a unit too long for one card continues on another, for every unit of every pack."""
+    from lists.gamedata.snapshot import RosterSnapshot, UnitChoice
     from lists.models import GameSystem
-    from lists.snapshot import RosterSnapshot, UnitChoice
 
     data = game_data(GameSystem.objects.get(key=game))
     layout = Layout()

@@ -10,7 +10,7 @@ from pypdf import PdfReader
 from lists.battlescribe.carriers import name_carriers
 from lists.battlescribe.mounts import mount_of, movement_of
 from lists.cards import cards_pdf
-from lists.roster_files import load_roster_file
+from lists.rosters.files import load_roster_file
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("real_packs")]
 

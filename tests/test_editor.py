@@ -9,12 +9,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lists.loading import game_data, priced_house_rules, roster_snapshot
+from lists.gamedata.loading import game_data, priced_house_rules, roster_snapshot
+from lists.gamedata.packs import load_all
 from lists.models import Army, Roster, RosterUnit, UnitType
-from lists.packs import load_all
-from lists.roster_files import dump_json, export_roster, load_roster_file
-from lists.sharing import hash_secret
-from lists.verdict import judge
+from lists.rosters.files import dump_json, export_roster, load_roster_file
+from lists.rosters.sharing import hash_secret
+from lists.rules.verdict import judge
 
 FIXTURE = Path(__file__).parent / "fixtures" / "packs" / "skirmish"
 

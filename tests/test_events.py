@@ -10,8 +10,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from lists.event_models import Event, Submission
-from lists.roster_files import load_roster_file, save_new_roster
-from lists.sharing import hash_secret, new_share_id
+from lists.rosters.files import load_roster_file, save_new_roster
+from lists.rosters.sharing import hash_secret, new_share_id
 from tests.event_rosters import GERMAN_POINTS, british, german
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("real_packs", "empty_cache")]

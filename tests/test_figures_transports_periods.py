@@ -9,13 +9,13 @@ import re
 import pytest
 from django.urls import reverse
 
-from lists.loading import game_data
+from lists.gamedata.loading import game_data
 from lists.models import Army, GameSystem
-from lists.pricing import unit_points
-from lists.roster_files import load_roster_file, save_new_roster
+from lists.rosters.files import load_roster_file, save_new_roster
+from lists.rosters.sharing import hash_secret, new_edit_secret, new_share_id
 from lists.rules import check_roster
+from lists.rules.pricing import unit_points
 from lists.rules.transport import transport_candidates
-from lists.sharing import hash_secret, new_edit_secret, new_share_id
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("real_packs")]
 

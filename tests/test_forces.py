@@ -12,13 +12,13 @@ from django.core.management import call_command
 from pypdf import PdfReader
 
 from lists.cards import cards_pdf, list_pdf
-from lists.fingerprint import fingerprint
-from lists.loading import game_data, roster_snapshot
+from lists.gamedata.loading import game_data, roster_snapshot
+from lists.gamedata.snapshot import ForceInfo, UnitChoice
 from lists.models import Force, Roster, RosterUnit
-from lists.roster_files import RosterFileInvalid, dump_yaml, export_roster, load_roster_file
+from lists.rosters.files import RosterFileInvalid, dump_yaml, export_roster, load_roster_file
+from lists.rosters.fingerprint import fingerprint
 from lists.rules import check_roster
-from lists.snapshot import ForceInfo, UnitChoice
-from lists.verdict import judge
+from lists.rules.verdict import judge
 from tests.builders import LIEUTENANT, SQUAD, codes, organisation, roster, slot
 
 ROOT = Path(__file__).resolve().parents[1]

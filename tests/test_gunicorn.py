@@ -22,8 +22,8 @@ ROSTER_SECRET = "Kw2oR4tY6uI8pA0sD2fG4hJ6kL8zX0cV2bN4mQ6wE8r"
 SAVE_ROSTER = f"""
 import django
 django.setup()
-from lists.roster_files import load_roster_file, save_new_roster
-from lists.sharing import hash_secret
+from lists.rosters.files import load_roster_file, save_new_roster
+from lists.rosters.sharing import hash_secret
 text = "game: skirmish\\narmy: blue\\nunits:\\n" + "  - {{unit: rifle-squad}}\\n" * 4
 save_new_roster(load_roster_file(text.encode()), "torn-reads", hash_secret("{ROSTER_SECRET}"))
 """

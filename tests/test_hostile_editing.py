@@ -1,6 +1,6 @@
 """A visitor pushing the editor and the import past their limits gets a clear refusal, never a 500 or a lost edit.
 
-Every editor change goes the import's way (lists/roster_edits.py): the file's limits
+Every editor change goes the import's way (lists/rosters/edits.py): the file's limits
 hold for each action with the import's message, and units keep their ids, so
 another tab's page still names them.
 """
@@ -12,9 +12,9 @@ from urllib.parse import quote_from_bytes
 
 import pytest
 
+from lists.gamedata.packs import load_all
 from lists.models import Force, Roster, RosterUnit
-from lists.packs import load_all
-from lists.roster_files import MAX_UNITS
+from lists.rosters.files import MAX_UNITS
 
 FIXTURE = Path(__file__).parent / "fixtures" / "packs" / "skirmish"
 

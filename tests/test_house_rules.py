@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from lists.loading import roster_snapshot
+from lists.gamedata.loading import roster_snapshot
 from lists.models import Roster, RosterHouseRule, SpecialRule
-from lists.pricing import house_rule_lines, roster_points
-from lists.roster_files import RosterFileInvalid, dump_yaml, export_roster, load_roster_file
+from lists.rosters.files import RosterFileInvalid, dump_yaml, export_roster, load_roster_file
+from lists.rules.pricing import house_rule_lines, roster_points
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from lists import offline_views
 from lists.models import Roster
+from lists.web import offline_views
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = (ROOT / "examples" / "heroes-all.yaml").read_text()

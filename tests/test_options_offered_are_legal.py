@@ -6,10 +6,10 @@ Medium artillery offered a Spotter, then judged it illegal).
 
 import pytest
 
-from lists.loading import game_data
+from lists.gamedata.loading import game_data
+from lists.gamedata.snapshot import ForceInfo, RosterSnapshot, UnitChoice
 from lists.models import GameSystem, UnitOption
 from lists.rules import check_roster
-from lists.snapshot import ForceInfo, RosterSnapshot, UnitChoice
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("real_packs")]
 

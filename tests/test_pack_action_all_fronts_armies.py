@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from lists import models
-from lists.packs import load_all
+from lists.gamedata.packs import load_all
 
 ROOT = Path(__file__).resolve().parents[1]
 PACK = ROOT / "lists" / "packs" / "action-all-fronts"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from lists import models
-from lists.packs import load_all
+from lists.gamedata.packs import load_all
 
 PACK = Path(__file__).resolve().parents[1] / "lists" / "packs" / "bolt-action-2e"
 SYSTEM = "bolt-action-2e"

@@ -152,7 +152,7 @@ units: []
     assert code == 2
     assert "'great-britain-1944-normandy' or 'united-states-1944-normandy'" in err
 
-    from lists.roster_files import export_roster, load_roster_file
+    from lists.rosters.files import export_roster, load_roster_file
 
     resolved = load_roster_file(b"game: Bolt Action (2nd edition)\narmy: united-states-1944-normandy\nunits: []\n")
     exported = export_roster(resolved.snapshot())

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from lists.packs import load_all
+from lists.gamedata.packs import load_all
 
 FIXTURE = Path(__file__).parent / "fixtures" / "packs" / "skirmish"
 

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from django.test import override_settings
 
-from lists import pdf_waits
 from lists.management.commands import pdf_db_worker
 from lists.models import Roster
-from lists.wake import bell_folder
+from lists.pdfs import waits
+from lists.pdfs.wake import bell_folder
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = (ROOT / "examples" / "bolt-action-2e.yaml").read_text()
@@ -25,7 +25,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 def database_queue(settings, checked_packs):
     """The real queue of `make serve` without Redis, with the packs (written again: each test empties the
     database); renders in the worker's own process (no helpers)."""
-    from lists.packs import write_all
+    from lists.gamedata.packs import write_all
 
     write_all(checked_packs, settings.PACKS_DIR)
     settings.TASKS = DATABASE_QUEUE
@@ -56,7 +56,7 @@ def a_woken_worker(monkeypatch) -> threading.Thread:
 
 
 def test_a_held_request_gets_the_pdf_as_soon_as_the_woken_worker_has_made_it(client, monkeypatch):
-    monkeypatch.setattr(pdf_waits, "HOLD_SECONDS", HOLD_SECONDS)
+    monkeypatch.setattr(waits, "HOLD_SECONDS", HOLD_SECONDS)
     share = share_path(client)
     worker = a_woken_worker(monkeypatch)
 
@@ -74,9 +74,9 @@ def test_a_held_request_gets_the_pdf_as_soon_as_the_woken_worker_has_made_it(cli
 
 
 def test_a_request_past_the_cap_of_held_ones_is_answered_at_once_with_the_progress(client, monkeypatch, settings):
-    monkeypatch.setattr(pdf_waits, "HOLD_SECONDS", HOLD_SECONDS)
+    monkeypatch.setattr(waits, "HOLD_SECONDS", HOLD_SECONDS)
     share = share_path(client)
-    others = [pdf_waits._holding.acquire(blocking=False) for _ in range(settings.PDF_MAX_WAITS)]
+    others = [waits._holding.acquire(blocking=False) for _ in range(settings.PDF_MAX_WAITS)]
     assert all(others)  # every place is taken by another held request
     try:
         asked = time.monotonic()
@@ -84,7 +84,7 @@ def test_a_request_past_the_cap_of_held_ones_is_answered_at_once_with_the_progre
         waited = time.monotonic() - asked
     finally:
         for _ in others:
-            pdf_waits._holding.release()
+            waits._holding.release()
 
     assert answer.status_code == 202
     assert "Waiting for the renderer" in answer.content.decode()
@@ -96,7 +96,7 @@ def test_a_request_past_the_cap_of_held_ones_is_answered_at_once_with_the_progre
 
 @override_settings(PDF_MAX_CARD_UNITS=3)
 def test_a_held_request_whose_render_failed_says_why_at_once(client, monkeypatch):
-    monkeypatch.setattr(pdf_waits, "HOLD_SECONDS", HOLD_SECONDS)
+    monkeypatch.setattr(waits, "HOLD_SECONDS", HOLD_SECONDS)
     share = share_path(client)
     worker = a_woken_worker(monkeypatch)
 

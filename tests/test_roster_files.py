@@ -9,7 +9,7 @@ import pytest
 from django.core.management import call_command
 
 from lists.models import Roster
-from lists.roster_files import dump_yaml, export_roster, load_roster_file
+from lists.rosters.files import dump_yaml, export_roster, load_roster_file
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))

@@ -7,8 +7,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lists.cards import roster_text
-from lists.roster_files import RosterFileInvalid, export_roster, load_roster_file
-from lists.verdict import judge
+from lists.rosters.files import RosterFileInvalid, export_roster, load_roster_file
+from lists.rules.verdict import judge
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))

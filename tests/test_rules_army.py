@@ -1,8 +1,8 @@
 """Officer ranks, periods, period costs, heroes, fortifications, transports and order dice."""
 
-from lists.pricing import unit_points
+from lists.gamedata.snapshot import ModelLine
 from lists.rules import check_roster
-from lists.snapshot import ModelLine
+from lists.rules.pricing import unit_points
 from tests.builders import (
     LIEUTENANT,
     SQUAD,

@@ -1,7 +1,7 @@
 """Points, unit size and organisation checks on in-memory rosters."""
 
-from lists.pricing import unit_points
 from lists.rules import check_roster
+from lists.rules.pricing import unit_points
 from tests.builders import LIEUTENANT, SQUAD, SQUAD_WITH_OPTIONS, choice, codes, organisation, roster, slot
 
 PLATOON = organisation(

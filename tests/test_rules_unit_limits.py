@@ -2,8 +2,8 @@
 
 from dataclasses import replace
 
+from lists.gamedata.snapshot import ForceInfo, UnitChoice
 from lists.rules.unit_limits import unit_limit_findings
-from lists.snapshot import ForceInfo, UnitChoice
 from tests.builders import codes, roster, unit_type
 
 SNIPER = unit_type("sniper-team", category="team", points=50, max_in_roster=1)

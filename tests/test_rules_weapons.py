@@ -1,7 +1,7 @@
 """Team, fixed, spotter and weapon-category checks on in-memory rosters."""
 
+from lists.gamedata.snapshot import ModelLine
 from lists.rules import check_roster
-from lists.snapshot import ModelLine
 from tests.builders import (
     BAZOOKA_TEAM,
     MMG,
@@ -100,7 +100,7 @@ def test_a_spotter_with_an_inexperienced_crew_is_a_warning_only():
 
 
 def test_a_spotter_adds_no_order_die():
-    from lists.pricing import order_dice
+    from lists.rules.pricing import order_dice
 
     assert order_dice(roster(choice(MORTAR_TEAM, options={"spotter": 1}))) == 1
 

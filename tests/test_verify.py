@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from lists.fingerprint import content_digest, fingerprint, normalise, pdf_cache_key
 from lists.models import Roster
-from lists.roster_files import load_roster_file
+from lists.rosters.files import load_roster_file
+from lists.rosters.fingerprint import content_digest, fingerprint, normalise, pdf_cache_key
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = (ROOT / "examples" / "bolt-action-2e.yaml").read_text()

@@ -23,11 +23,11 @@ django.setup()
 from pathlib import Path
 from pypdf import PdfReader
 from django.core.cache import cache
-from lists import tasks
+from lists.pdfs import tasks
 from lists.cards import Layout, pdf_key
-from lists.loading import game_data, roster_snapshot
-from lists.roster_files import load_roster_file, save_new_roster
-from lists.sharing import hash_secret
+from lists.gamedata.loading import game_data, roster_snapshot
+from lists.rosters.files import load_roster_file, save_new_roster
+from lists.rosters.sharing import hash_secret
 
 text = Path("examples/heroes-all.yaml").read_text().replace("name: Panzer support", f"name: {sys.argv[1]}")
 roster = save_new_roster(load_roster_file(text.encode()), sys.argv[1], hash_secret("edit"))

@@ -8,7 +8,7 @@ whole tree of entries under the root entry a player adds, so that a roster can
 be read (every selection mapped or refused) and written (the chains
 BattleScribe builds), plus the game system's and catalogues' ids and
 revisions. The file is data for the roster reader and writer
-(lists/battlescribe/rosters.py), not game data, so the pack loader skips it.
+(lists/rosters/battlescribe_reading.py), not game data, so the pack loader skips it.
 """
 
 from __future__ import annotations

@@ -77,7 +77,7 @@ def import_data(
     for name, content in files.items():
         # JSON-style YAML: still YAML, and the loader reads it with the JSON parser, many times faster.
         (out_dir / name).write_text(header + json.dumps(content, indent=1, ensure_ascii=False) + "\n")
-    # The ids a BattleScribe roster file names (lists/battlescribe/rosters.py); compact, as it is large.
+    # The ids a BattleScribe roster file names (lists/rosters/battlescribe_reading.py); compact, as it is large.
     (out_dir / FILE_NAME).write_text(json.dumps(entry_ids(converter, files), separators=(",", ":")) + "\n")
     text = report_text(converter.report, applied, facts)
     (out_dir / REPORT_NAME).write_text(text)

@@ -4,7 +4,7 @@ Each card is rendered once, as a page of its own size, and cached by its
 content, the card size and the pack version; a cards PDF lays cached card
 pages out on sheets of paper (pypdf), so an edit renders one card again and a
 card is shared by every roster that has it. Cards not yet cached are rendered
-together in one pass per render process (`lists.helpers` shares them out), as
+together in one pass per render process (`lists.cards.render_helpers` shares them out), as
 the renderer's cost per document dominates; units alike but for their labels
 share one body (all but the header), laid out once and drawn on each card.
 
@@ -21,6 +21,9 @@ The package is split by what it draws: `layout` (sizes, blocks, cards),
 and mounted weapons, a squad's weapons by who carries them), `packing` (cards
 filled from measured blocks), `renderer` (WeasyPrint, locked), `pdfs` (batches,
 cache, sheets) and `list_summary` (the organiser's list and plain text).
+
+May import: `lists.rosters`, `lists.rules`, `lists.gamedata`, `lists.models` (never `lists.pdfs`,
+`lists.events` or `lists.web`).
 """
 
 from lists.cards.blocks import applies, reference_blocks, reminder, roster_rules, unit_blocks, unit_rules

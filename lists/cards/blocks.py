@@ -9,8 +9,8 @@ from dataclasses import replace
 from lists.cards.layout import Block, Layout
 from lists.cards.squads import armed_figures, carried_summary, hands_out, is_squad, men_by_kind
 from lists.cards.vehicles import is_mounted, mounted_rows, move_text
-from lists.loading import GameData
-from lists.snapshot import ModelLine, RosterSnapshot, RuleInfo, SystemInfo, UnitChoice, WeaponInfo
+from lists.gamedata.loading import GameData
+from lists.gamedata.snapshot import ModelLine, RosterSnapshot, RuleInfo, SystemInfo, UnitChoice, WeaponInfo
 
 # Characters of a rule's name and reminder that fit one line of a card.
 REMINDER_CHARS = {"poker": 62, "a6": 105}

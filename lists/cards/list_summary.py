@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from lists.fingerprint import fingerprint
-from lists.loading import GameData
-from lists.pricing import house_rule_lines
-from lists.roster_text_files import HOUSE_RULE_PREFIX, TOTAL_PREFIX, force_line, header_lines, unit_details, unit_line
-from lists.snapshot import RosterSnapshot
-from lists.verdict import Verdict
+from lists.gamedata.loading import GameData
+from lists.gamedata.snapshot import RosterSnapshot
+from lists.rosters.fingerprint import fingerprint
+from lists.rosters.text_files import HOUSE_RULE_PREFIX, TOTAL_PREFIX, force_line, header_lines, unit_details, unit_line
+from lists.rules.pricing import house_rule_lines
+from lists.rules.verdict import Verdict
 
 
 def house_rule_rows(roster: RosterSnapshot) -> list[dict]:
@@ -79,7 +79,7 @@ def list_context(roster: RosterSnapshot, data: GameData, verdict: Verdict, pack_
 
 
 def roster_text(roster: RosterSnapshot, data: GameData, verdict: Verdict) -> str:
-    """The roster as plain text, for pasting into a chat or a forum; lists/roster_text_files.py reads it back."""
+    """The roster as plain text, for pasting into a chat or a forum; lists/rosters/text_files.py reads it back."""
     context = list_context(roster, data, verdict, [])
     limit = f" / {verdict.points_limit}" if verdict.points_limit is not None else ""
     lines = header_lines(roster)

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from lists.cards.blocks import reference_blocks, roster_rules, unit_blocks
 from lists.cards.layout import CARD_PADDING_MM, MM_PER_PT, Block, Card, Group, Layout
 from lists.cards.renderer import _block_heights, _lay_out
-from lists.loading import GameData
-from lists.pricing import fielded_points
-from lists.snapshot import RosterSnapshot, UnitChoice
+from lists.gamedata.loading import GameData
+from lists.gamedata.snapshot import RosterSnapshot, UnitChoice
+from lists.rules.pricing import fielded_points
 
 
 def _line_mm(layout: Layout) -> float:

@@ -11,15 +11,15 @@ from django.conf import settings
 from django.core.cache import cache as django_cache
 from django.template.loader import render_to_string
 
-from lists import helpers
+from lists.cards import render_helpers
 from lists.cards.layout import CACHE_SECONDS, LIST_VARIANT, Group, Layout
 from lists.cards.list_summary import list_context
 from lists.cards.packing import _body_key, _first_pass, card_groups
 from lists.cards.renderer import _lay_out, render_pdf, templates_digest
-from lists.fingerprint import pdf_cache_key
-from lists.loading import GameData
-from lists.snapshot import RosterSnapshot
-from lists.verdict import Verdict
+from lists.gamedata.loading import GameData
+from lists.gamedata.snapshot import RosterSnapshot
+from lists.rosters.fingerprint import pdf_cache_key
+from lists.rules.verdict import Verdict
 
 
 def sheets(count: int, layout: Layout) -> list[dict]:
@@ -133,17 +133,17 @@ def _batches(groups: list[Group], count: int) -> list[list[int]]:
 
 def start_render_helpers() -> None:
     """Fork the render helpers ahead of a render, unless they run (the RQ worker, before each job's process)."""
-    helpers.start(settings.PDF_RENDER_PROCESSES - 1, state=templates_digest("cards"))
+    render_helpers.start(settings.PDF_RENDER_PROCESSES - 1, state=templates_digest("cards"))
 
 
 def _render_in_processes(groups: list[Group], layout: Layout) -> list[tuple[bytes, dict[int, list[CardLayers]]]]:
     """`_render_groups`, shared out over PDF_RENDER_PROCESSES cores: this process and render helpers
-    (`lists.helpers`, forked copies with fonts and stylesheets loaded, kept warm) take a batch each."""
+    (`lists.cards.render_helpers`, forked copies with fonts and stylesheets loaded, kept warm) take a batch each."""
     processes = settings.PDF_RENDER_PROCESSES
     batches = _batches(groups, processes)
     calls = [([groups[i] for i in batch], layout) for batch in batches]
     # Helpers forked before the templates changed (a deploy, a test) are replaced before they render.
-    results = helpers.map_shared(_render_groups, calls, processes - 1, state=templates_digest("cards"))
+    results = render_helpers.map_shared(_render_groups, calls, processes - 1, state=templates_digest("cards"))
     # Each batch numbers its groups from 0: back to their positions in `groups`.
     return [
         (pdf, {batch[position]: cards for position, cards in placed.items()})

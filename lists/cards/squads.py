@@ -6,7 +6,7 @@ import re
 from collections import Counter
 from dataclasses import replace
 
-from lists.snapshot import ModelLine, OptionInfo, SystemInfo, UnitChoice, WeaponInfo
+from lists.gamedata.snapshot import ModelLine, OptionInfo, SystemInfo, UnitChoice, WeaponInfo
 
 
 def hands_out(option: OptionInfo) -> bool:

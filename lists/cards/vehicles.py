@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from lists.loading import GameData
-from lists.snapshot import ModelLine, UnitChoice, UnitTypeInfo, WeaponInfo
+from lists.gamedata.loading import GameData
+from lists.gamedata.snapshot import ModelLine, UnitChoice, UnitTypeInfo, WeaponInfo
 
 
 def move_text(unit_type: UnitTypeInfo, data: GameData) -> str:

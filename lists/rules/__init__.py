@@ -1,12 +1,17 @@
-"""Roster checks, one module per rule family.
+"""Roster checks, one module per rule family, and what they stand on: prices, input limits, the verdict.
 
 Each family exposes a function taking a `RosterSnapshot` and returning a list
 of `Finding`. Adding a rule family is adding a module and naming its function
-in `CHECKS`.
+in `CHECKS`. Beside the families: `pricing` (a unit's and a roster's points),
+`validation` (what a roster may hold at all, the judge of input) and `verdict`
+(points, order dice and findings together, for every output).
+
+May import: `lists.gamedata`, `lists.models`; nothing above them.
 """
 
 from __future__ import annotations
 
+from lists.gamedata.snapshot import RosterSnapshot
 from lists.rules import (
     categories,
     fixed,
@@ -28,7 +33,6 @@ from lists.rules import (
     unit_size,
 )
 from lists.rules.finding import Finding
-from lists.snapshot import RosterSnapshot
 
 CHECKS = [
     points.points_findings,

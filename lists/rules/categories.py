@@ -1,7 +1,7 @@
 """Weapon categories: a unit takes only the categories of weapon its entry allows."""
 
+from lists.gamedata.snapshot import RosterSnapshot
 from lists.rules.finding import Finding, error
-from lists.snapshot import RosterSnapshot
 
 
 def weapon_category_findings(roster: RosterSnapshot) -> list[Finding]:

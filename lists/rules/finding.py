@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lists.snapshot import UnitChoice
+from lists.gamedata.snapshot import UnitChoice
 
 
 @dataclass(frozen=True)

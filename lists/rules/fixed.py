@@ -1,7 +1,7 @@
 """Fixed weapons are served by their own teams or mounted on vehicles, never carried by a squad."""
 
+from lists.gamedata.snapshot import RosterSnapshot
 from lists.rules.finding import Finding, error
-from lists.snapshot import RosterSnapshot
 
 
 def fixed_weapon_findings(roster: RosterSnapshot) -> list[Finding]:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from lists.gamedata.snapshot import ForceInfo, ForceLimitInfo, RosterSnapshot, UnitTypeInfo
 from lists.rules.finding import Finding, error
 from lists.rules.organisation import slot_taken
-from lists.snapshot import ForceInfo, ForceLimitInfo, RosterSnapshot, UnitTypeInfo
 
 
 @dataclass

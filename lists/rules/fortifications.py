@@ -1,7 +1,7 @@
 """Units the organisation allows only against an enemy with fortifications (engineers, flamethrowers)."""
 
+from lists.gamedata.snapshot import RosterSnapshot
 from lists.rules.finding import Finding, error
-from lists.snapshot import RosterSnapshot
 
 
 def fortification_findings(roster: RosterSnapshot) -> list[Finding]:

@@ -2,9 +2,9 @@
 
 import math
 
-from lists.pricing import hero_point_reading, roster_points
+from lists.gamedata.snapshot import RosterSnapshot
 from lists.rules.finding import Finding, counted, error
-from lists.snapshot import RosterSnapshot
+from lists.rules.pricing import hero_point_reading, roster_points
 
 
 def allowed_hero_points(roster: RosterSnapshot, reading: dict) -> int:

@@ -6,8 +6,8 @@ place they are read, for findings here and for the editor's offers.
 
 from __future__ import annotations
 
+from lists.gamedata.snapshot import HouseRuleChoice, RosterSnapshot, UnitChoice
 from lists.rules.finding import Finding, error
-from lists.snapshot import HouseRuleChoice, RosterSnapshot, UnitChoice
 
 
 def latest_year(roster: RosterSnapshot) -> float | None:

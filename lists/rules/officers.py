@@ -1,7 +1,7 @@
 """Officer ranks: a unit may only hold the ranks its entry and its slot allow."""
 
+from lists.gamedata.snapshot import RosterSnapshot
 from lists.rules.finding import Finding, error
-from lists.snapshot import RosterSnapshot
 
 
 def officer_rank_findings(roster: RosterSnapshot) -> list[Finding]:

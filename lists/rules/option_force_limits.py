@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from lists.gamedata.snapshot import ForceInfo, OptionForceLimitInfo, RosterSnapshot, UnitChoice
 from lists.rules.finding import Finding, counted, error
-from lists.snapshot import ForceInfo, OptionForceLimitInfo, RosterSnapshot, UnitChoice
-from lists.validation import open_options
+from lists.rules.validation import open_options
 
 
 @dataclass

@@ -4,8 +4,8 @@ shows the option only while the force holds one, or while the unit takes the oth
 
 from __future__ import annotations
 
+from lists.gamedata.snapshot import RosterSnapshot
 from lists.rules.finding import Finding, error
-from lists.snapshot import RosterSnapshot
 
 
 def option_needs_findings(roster: RosterSnapshot) -> list[Finding]:

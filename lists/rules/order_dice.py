@@ -1,8 +1,8 @@
 """A tournament's limit on order dice (a roster setting)."""
 
-from lists.pricing import order_dice
+from lists.gamedata.snapshot import RosterSnapshot
 from lists.rules.finding import Finding, counted, error
-from lists.snapshot import RosterSnapshot
+from lists.rules.pricing import order_dice
 
 SETTING = "max-order-dice"
 

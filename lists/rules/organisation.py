@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import math
 
-from lists.pricing import unit_points
+from lists.gamedata.snapshot import ForceInfo, RosterSnapshot, SlotInfo, UnitChoice
 from lists.rules.finding import Finding, error
-from lists.snapshot import ForceInfo, RosterSnapshot, SlotInfo, UnitChoice
+from lists.rules.pricing import unit_points
 
 
 def category_counts(units: list[UnitChoice]) -> dict[str, int]:

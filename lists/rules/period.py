@@ -1,8 +1,8 @@
 """Service dates and war periods: nothing fights before it entered service (or after it left)."""
 
-from lists.pricing import period_factor, unit_service_period
+from lists.gamedata.snapshot import RosterSnapshot
 from lists.rules.finding import Finding, error
-from lists.snapshot import RosterSnapshot
+from lists.rules.pricing import period_factor, unit_service_period
 
 
 def _in_service(year: int | None, start: int | None, end: int | None) -> bool:

@@ -1,8 +1,8 @@
 """Points limit: the roster may not cost more than its limit."""
 
-from lists.pricing import roster_points
+from lists.gamedata.snapshot import RosterSnapshot
 from lists.rules.finding import Finding, error
-from lists.snapshot import RosterSnapshot
+from lists.rules.pricing import roster_points
 
 
 def points_findings(roster: RosterSnapshot) -> list[Finding]:

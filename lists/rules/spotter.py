@@ -1,7 +1,7 @@
 """Spotters: one model at most, only with an indirect-fire weapon, useless to a green crew."""
 
+from lists.gamedata.snapshot import RosterSnapshot
 from lists.rules.finding import Finding, counted, error, warning
-from lists.snapshot import RosterSnapshot
 
 
 def spotter_findings(roster: RosterSnapshot) -> list[Finding]:

@@ -4,8 +4,8 @@ Which weapons are team weapons is the pack's business: the rule it names as
 `rule_roles.team`.
 """
 
+from lists.gamedata.snapshot import RosterSnapshot
 from lists.rules.finding import Finding, counted, error
-from lists.snapshot import RosterSnapshot
 
 LEADER_ROLES = {"nco", "officer"}
 CREW_ROLES = {"crew", "loader", "team"}

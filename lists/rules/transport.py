@@ -9,8 +9,8 @@ exactly the carriers `transport_candidates` returns.
 
 from __future__ import annotations
 
+from lists.gamedata.snapshot import RosterSnapshot, UnitChoice
 from lists.rules.finding import Finding, error
-from lists.snapshot import RosterSnapshot, UnitChoice
 
 VEHICLE_ROLES = {"vehicle"}
 CARGO_ROLES = {"vehicle", "gun"}

@@ -8,8 +8,8 @@ data says which for every limit: most are "per force", that is per platoon).
 
 from __future__ import annotations
 
+from lists.gamedata.snapshot import RosterSnapshot, UnitChoice
 from lists.rules.finding import Finding, error
-from lists.snapshot import RosterSnapshot, UnitChoice
 
 
 def unit_limit_findings(roster: RosterSnapshot) -> list[Finding]:

@@ -1,7 +1,7 @@
 """Unit size and options: men within the entry's range, options within their limits."""
 
+from lists.gamedata.snapshot import RosterSnapshot, UnitChoice
 from lists.rules.finding import Finding, counted, error
-from lists.snapshot import RosterSnapshot, UnitChoice
 
 
 def _size_fix(span: str, added: int) -> str:

@@ -2,7 +2,7 @@
 
 from django import template
 
-from lists.battlescribe import roster_ids
+from lists.rosters import battlescribe_ids
 
 register = template.Library()
 
@@ -10,4 +10,6 @@ register = template.Library()
 @register.filter
 def has_battlescribe_ids(roster) -> bool:
     """A Bolt Action theatre list converted from the BattleScribe data (its units and forces then have ids too)."""
-    return roster.system.key == roster_ids.GAME_KEY and roster.army.key in roster_ids.ids().get("armies", {})
+    return roster.system.key == battlescribe_ids.GAME_KEY and roster.army.key in battlescribe_ids.ids().get(
+        "armies", {}
+    )

@@ -6,7 +6,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from lists.packs import PackInvalid, load_all
+from lists.gamedata.packs import PackInvalid, load_all
 
 
 class Command(BaseCommand):

@@ -1,4 +1,4 @@
-"""The database queue's worker, woken at once when a PDF is enqueued (`lists.wake`) instead of
+"""The database queue's worker, woken at once when a PDF is enqueued (`lists.pdfs.wake`) instead of
 polling the queue on an interval; it also loads fonts and starts the render helpers before the first job."""
 
 import logging
@@ -6,7 +6,7 @@ import logging
 from django_tasks_db.management.commands import db_worker
 
 from lists.cards import start_render_helpers, warm_up
-from lists.wake import Bell
+from lists.pdfs.wake import Bell
 
 IDLE_SECONDS = 3.0  # how often an idle worker looks at the queue unrung (jobs enqueued on another machine)
 LOCKED_SECONDS = 0.05  # how soon it tries again when another process holds SQLite's write lock

@@ -6,7 +6,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand
 
 from lists.cards import CARD_SIZES, PAPER_SIZES, Layout, cards_pdf
-from lists.roster_files import RosterFileInvalid, load_roster_file
+from lists.rosters.files import RosterFileInvalid, load_roster_file
 
 
 class Command(BaseCommand):

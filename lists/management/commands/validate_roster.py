@@ -10,9 +10,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from lists.battlescribe.rosters import file_points_lines, file_points_report, with_file_points
-from lists.roster_files import RosterFileInvalid, load_roster_file
-from lists.verdict import judge
+from lists.rosters.battlescribe_reading import file_points_lines, file_points_report, with_file_points
+from lists.rosters.files import RosterFileInvalid, load_roster_file
+from lists.rules.verdict import judge
 
 
 def force_summary(roster, verdict) -> list[dict]:

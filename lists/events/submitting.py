@@ -1,0 +1,297 @@
+"""Tournament events: submitting a frozen list, and checking it under the event's own rules.
+
+A submission keeps the roster file's mapping (export_roster) as it was when the
+player submitted it. It is checked as a roster file is (load_roster_file, then
+judge), with the event's points limit, order-dice cap, year and period put in
+place of the roster's own, plus the event's findings: an army it does not allow,
+house rules where it allows none. Each check is cached by the list's content and
+the event's settings, so the organiser's table of 256 lists is read, not re-judged.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from django.core.cache import cache
+from django.db import IntegrityError, transaction
+from django.http import Http404
+from django.utils import timezone
+
+from lists import models
+from lists.event_models import MAX_SUBMISSIONS, Event, Submission
+from lists.gamedata.loading import GameData, roster_snapshot
+from lists.gamedata.snapshot import RosterSnapshot
+from lists.rosters.files import RosterFileInvalid, dump_json, export_roster, load_roster_file
+from lists.rosters.fingerprint import fingerprint
+from lists.rosters.sharing import hash_secret, roster_for_share
+from lists.rules.finding import Finding, error
+from lists.rules.order_dice import SETTING as ORDER_DICE_SETTING
+from lists.rules.verdict import Verdict, judge
+
+CHECK_SECONDS = 24 * 60 * 60
+# A share link as pasted: a whole address or a path ending in /r/<share id>/, or the bare id.
+SHARE_LINK = re.compile(r"(?:^|/)r/([A-Za-z0-9_-]{1,32})/?(?:[?#].*)?$|^([A-Za-z0-9_-]{8,32})$")
+EVENT_LINK = re.compile(r"(?:^|/)events/([A-Za-z0-9_-]{1,32})/?(?:[?#].*)?$|^([A-Za-z0-9_-]{8,32})$")
+
+
+class SubmissionRefused(Exception):
+    """A submission the event does not take; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class CheckedList:
+    """A submission as the event judges it."""
+
+    snapshot: RosterSnapshot
+    data: GameData
+    verdict: Verdict
+    army_id: int
+
+
+# --- finding events and their submissions ------------------------------------
+
+
+def event_for_organiser(secret: str) -> Event:
+    """The event this organiser's secret opens; 404 for any wrong secret, so guesses learn nothing."""
+    if len(secret) > 100:
+        raise Http404
+    event = Event.objects.select_related("system").filter(organiser_secret_hash=hash_secret(secret)).first()
+    if event is None:
+        raise Http404
+    return event
+
+
+def event_for_public(public_id: str) -> Event:
+    if len(public_id) > 32:
+        raise Http404
+    event = Event.objects.select_related("system").filter(public_id=public_id).first()
+    if event is None:
+        raise Http404
+    return event
+
+
+def share_id_from_link(text: str) -> str | None:
+    """The share id in a pasted share link (`https://…/r/<id>/`, `/r/<id>/` or the id alone), or None."""
+    match = SHARE_LINK.search(text.strip())
+    return (match.group(1) or match.group(2)) if match else None
+
+
+def public_id_from_link(text: str) -> str | None:
+    """The public id in a pasted event link (`https://…/events/<id>/` or the id alone), or None."""
+    match = EVENT_LINK.search(text.strip())
+    return (match.group(1) or match.group(2)) if match else None
+
+
+# --- submitting ---------------------------------------------------------------
+
+
+def closed_reason(event: Event, now: datetime | None = None) -> str:
+    """Why the event takes no submissions now, or "" while it is open."""
+    if event.locked:
+        return f"{event.name} is locked by its organiser: it takes no more lists. Ask the organiser to reopen it."
+    if (now or timezone.now()) > event.deadline:
+        when = timezone.localtime(event.deadline).strftime("%d %b %Y %H:%M")
+        return f"The deadline for {event.name} ({when}) has passed: it takes no more lists. Ask the organiser."
+    return ""
+
+
+def document_from_roster(roster: models.Roster) -> dict:
+    """A saved roster as it stands now, frozen into a roster file's mapping."""
+    return export_roster(roster_snapshot(roster))
+
+
+def document_from_share_link(text: str) -> dict:
+    share_id = share_id_from_link(text)
+    if share_id is None:
+        raise SubmissionRefused(
+            "That is not a share link of this site: paste the address of a roster's share page (…/r/…/)."
+        )
+    try:
+        roster = roster_for_share(share_id)
+    except Http404:
+        raise SubmissionRefused("No roster has that share link: check you pasted the whole address.") from None
+    return document_from_roster(roster)
+
+
+def document_from_file(raw: bytes, filename: str) -> dict:
+    """A roster file read as the site's import reads it (every format it takes), as a file's mapping."""
+    try:
+        resolved = load_roster_file(raw, filename)
+    except RosterFileInvalid as invalid:
+        problems = "; ".join(str(problem) for problem in invalid.problems[:5])
+        raise SubmissionRefused(f"The roster file could not be read: {problems}") from None
+    return export_roster(resolved.snapshot())
+
+
+def submit(event: Event, player: str, document: dict) -> tuple[Submission, bool]:
+    """Freeze `document` as `player`'s list for the event; a second submission replaces the first.
+
+    Returns the submission and whether it replaced an earlier one.
+    """
+    reason = closed_reason(event)
+    if reason:
+        raise SubmissionRefused(reason)
+    try:
+        resolved = load_roster_file(dump_json(document).encode(), "roster.json")
+    except RosterFileInvalid as invalid:
+        raise SubmissionRefused(f"This list cannot be submitted as it stands: {invalid}") from None
+    snapshot = resolved.snapshot()
+    if resolved.system.id != event.system_id:
+        raise SubmissionRefused(f"{event.name} is played with {event.system.name}, not {resolved.system.name}.")
+    values = {
+        "document": document,
+        "fingerprint": fingerprint(snapshot, resolved.data),
+        "roster_name": snapshot.name,
+        "army_name": army_label(resolved.data, resolved.army_id),
+        "submitted_at": timezone.now(),
+    }
+    with transaction.atomic():
+        existing = Submission.objects.select_for_update().filter(event=event, player=player).first()
+        if existing is not None:
+            for field, value in values.items():
+                setattr(existing, field, value)
+            existing.save()
+            return existing, True
+        if Submission.objects.filter(event=event).count() >= MAX_SUBMISSIONS:
+            raise SubmissionRefused(f"{event.name} holds its most lists ({MAX_SUBMISSIONS}): ask the organiser.")
+        try:
+            with transaction.atomic():
+                first = values["submitted_at"]
+                return Submission.objects.create(event=event, player=player, first_submitted_at=first, **values), False
+        except IntegrityError:  # the same player submitted at the same moment: try again
+            raise SubmissionRefused(
+                "Another submission under that name arrived at the same time: submit again."
+            ) from None
+
+
+# --- checking under the event's rules --------------------------------------
+
+
+def event_document(event: Event, document: dict) -> dict:
+    """The submitted file's mapping with the event's limits in place of the roster's own."""
+    checked = dict(document)
+    checked["points_limit"] = event.points_limit
+    settings = dict(checked.get("settings") or {})
+    setting_keys = {definition["key"] for definition in event.system.config.get("settings", [])}
+    if ORDER_DICE_SETTING in setting_keys:
+        settings[ORDER_DICE_SETTING] = event.max_order_dice
+    checked["settings"] = {key: value for key, value in settings.items() if value is not None}
+    if event.year is not None or event.period:  # the event's when replaces the roster's, year and period both
+        checked.pop("year", None)
+        checked.pop("period", None)
+    if event.year is not None:
+        checked["year"] = event.year
+    if event.period:
+        names = {period["key"]: period["name"] for period in event.system.periods}
+        checked["period"] = names.get(event.period, event.period)
+    return checked
+
+
+def event_findings(event: Event, snapshot: RosterSnapshot, data: GameData, army_id: int) -> list[Finding]:
+    """What the event forbids beyond the game's rules: another army, or house rules."""
+    findings = []
+    army = data.armies[army_id]
+    if event.allowed_armies:
+        keys = {army.key, *(data.armies[other].key for other in army.borrows_from if other in data.armies)}
+        if not keys & set(event.allowed_armies):
+            names = ", ".join(allowed_army_names(event, data))
+            findings.append(
+                error(
+                    "event.army_not_allowed",
+                    f"{event.name} does not allow {army_label(data, army_id)}; it allows {names}.",
+                    "Submit a list of an allowed army.",
+                    rule="event-armies",
+                    rule_name="Armies allowed at the event",
+                )
+            )
+    if snapshot.house_rules and not event.house_rules_allowed:
+        bought = ", ".join(sorted({choice.rule.name for choice in snapshot.house_rules}))
+        findings.append(
+            error(
+                "event.house_rules_not_allowed",
+                f"{event.name} allows no house rules; the list buys {bought}.",
+                "Remove the house rules and submit again.",
+                rule="event-house-rules",
+                rule_name="House rules at the event",
+            )
+        )
+    return findings
+
+
+def army_label(data: GameData, army_id: int) -> str:
+    """An army's name, with its nation's where another nation has a list of the same name ("1944: Normandy")."""
+    army = data.armies[army_id]
+    nations = [data.armies[other].name for other in army.borrows_from if other in data.armies]
+    if nations and not any(nation in army.name for nation in nations):
+        return f"{army.name} ({', '.join(nations)})"
+    return army.name
+
+
+def pack_versions(event: Event) -> list[tuple[str, str]]:
+    """The pack a submission's verdict rests on, as the printed list names it."""
+    return [(event.system.key, event.system.version)]
+
+
+def allowed_army_names(event: Event, data: GameData) -> list[str]:
+    names = {army.key: army.name for army in data.armies.values()}
+    return [names.get(key, key) for key in event.allowed_armies]
+
+
+def check(event: Event, submission: Submission) -> CheckedList:
+    """The submission judged as its own roster under the event's rules (always computed afresh)."""
+    resolved = load_roster_file(dump_json(event_document(event, submission.document)).encode(), "roster.json")
+    snapshot = resolved.snapshot()
+    verdict = judge(snapshot)
+    extra = event_findings(event, snapshot, resolved.data, resolved.army_id)
+    verdict = replace(verdict, findings=verdict.findings + tuple(extra))
+    return CheckedList(snapshot, resolved.data, verdict, resolved.army_id)
+
+
+def settings_digest(event: Event) -> str:
+    """Everything about the event a verdict depends on, with its game's content, as a short digest."""
+    values = [
+        event.system.content_hash,
+        event.name,
+        event.points_limit,
+        event.max_order_dice,
+        sorted(event.allowed_armies),
+        event.year,
+        event.period,
+        event.house_rules_allowed,
+    ]
+    return hashlib.sha256(json.dumps(values, default=str).encode()).hexdigest()[:24]
+
+
+def summary(event: Event, submission: Submission) -> dict:
+    """The table's figures for a submission (army, points, dice, verdict and findings), cached by content."""
+    content = hashlib.sha256(json.dumps(submission.document, sort_keys=True).encode()).hexdigest()
+    key = f"event-check:{settings_digest(event)}:{content}"
+    found = cache.get(key)
+    if found is None:
+        found = _summarise(event, submission)
+        cache.set(key, found, CHECK_SECONDS)
+    return found
+
+
+def _summarise(event: Event, submission: Submission) -> dict:
+    try:
+        checked = check(event, submission)
+    except RosterFileInvalid as invalid:  # the game's data changed under a frozen list
+        message = f"The list no longer reads against the game's data: {invalid}"
+        finding = {"code": "event.unreadable", "severity": "error", "message": message}
+        return {"army": submission.army_name, "points": None, "order_dice": None, "valid": False, "findings": [finding]}
+    verdict = checked.verdict
+    return {
+        "army": army_label(checked.data, checked.army_id),
+        "points": verdict.points,
+        "order_dice": verdict.order_dice,
+        "valid": verdict.valid,
+        "findings": [
+            {"code": f.code, "severity": f.severity, "message": f"{f.message} {f.fix}".strip(), "unit": f.unit}
+            for f in verdict.findings
+        ],
+    }

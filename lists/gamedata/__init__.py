@@ -1,0 +1,10 @@
+"""Game data: YAML packs in, database rows, and the game data and rosters in memory.
+
+Holds the pack schema (`schema*`), reading and checking packs (`reading`,
+`references`), writing them (`writing`), loading them into the models in one
+transaction (`packs`), and building the in-memory `GameData` and
+`RosterSnapshot` from the models with a fixed number of queries (`sections`,
+`loading`, `snapshot`, `overlays`).
+
+May import: `lists.models` and the standard library; nothing else of `lists/`.
+"""

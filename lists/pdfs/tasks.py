@@ -1,0 +1,165 @@
+"""PDFs rendered in the background, so a large roster never holds a web worker.
+
+A request for a PDF that is not cached enqueues `render_pdf` (Django's Tasks API
+through the django-tasks backport: RQ in Redis when REDIS_URL is set, run by
+`manage.py rqworker` with `PdfWorker`, which blocks on the queue; else the database backend, run by
+`manage.py pdf_db_worker`, which is woken by `lists.pdfs.wake`) and answers at once; the page or
+script that asked then follows the job, or waits for it (`lists.pdfs.waits`).
+The worker renders through `lists.cards`, within a time limit and a cap on
+cards, and leaves the PDF in the shared cache, where the next request finds it.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.http import Http404
+from django_tasks import TaskResultStatus, task
+from django_tasks.exceptions import TaskResultDoesNotExist
+from rq import Worker
+
+from lists import models
+from lists.cards import Layout, cards_pdf, list_pdf, start_render_helpers, warm_up
+from lists.gamedata.loading import game_data, roster_snapshot
+from lists.pdfs import wake
+from lists.rosters.fingerprint import issue
+from lists.rosters.sharing import roster_for_share
+from lists.rules.verdict import judge
+
+JOB_SECONDS = 60 * 60  # how long a job's id is kept to follow it
+WORKER_GRACE_SECONDS = 15  # past the time limit by this much, a render's worker is taken to have died
+
+
+class RenderFailed(Exception):
+    """A render that could not be done; its message is shown to the visitor."""
+
+
+@dataclass(frozen=True)
+class PdfJob:
+    """What a visitor waiting for a PDF is told."""
+
+    state: str  # "queued", "rendering", "failed" or "done"
+    seconds: int = 0  # since it was queued or started
+    reason: str = ""
+
+
+class PdfWorker(Worker):
+    """RQ's worker, which forks a process for each render: fonts and stylesheets are loaded once, before,
+    and the render helpers for the other cores are started (again, if one was lost) before each job."""
+
+    def work(self, *args, **kwargs):
+        warm_up()
+        return super().work(*args, **kwargs)
+
+    def execute_job(self, job, queue):
+        start_render_helpers()
+        return super().execute_job(job, queue)
+
+
+@contextmanager
+def time_limit(seconds: float):
+    """Stop the work inside after `seconds` (the worker runs tasks on its main thread, where alarms work)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expired(signum, frame):
+        raise RenderFailed(f"it took longer than {seconds:g} seconds, the limit for one PDF")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@task()
+def render_pdf(share_id: str, kind: str, card: str, paper: str, merge: bool) -> int:
+    """Render a roster's cards or organiser's list into the cache (`lists.cards.pdf_key`); returns the PDF's size in bytes."""
+    try:
+        roster = roster_for_share(share_id)
+    except Http404:
+        raise RenderFailed("the roster no longer exists") from None
+    snapshot = roster_snapshot(roster)
+    data = game_data(roster.system)
+    layout = Layout(card=card, paper=paper, merge=merge)
+    if kind == "cards" and len(snapshot.units) > settings.PDF_MAX_CARD_UNITS:
+        raise RenderFailed(
+            f"the roster has {len(snapshot.units)} units; a cards PDF holds the cards of at most "
+            f"{settings.PDF_MAX_CARD_UNITS} units"
+        )
+    with time_limit(settings.PDF_RENDER_SECONDS):
+        if kind == "cards":
+            pdf = cards_pdf(snapshot, data, layout)
+        else:
+            verdict = judge(snapshot)
+            issue(roster, snapshot, data, verdict)
+            pdf = list_pdf(snapshot, data, verdict, pack_versions(roster))
+    return len(pdf)
+
+
+def pack_versions(roster: models.Roster) -> list[tuple[str, str]]:
+    """The packs a roster's verdict depends on: its game and any house-rule overlays it uses."""
+    versions = {roster.system.key: roster.system.version}
+    for bought in roster.house_rules.select_related("rule__system"):
+        versions[bought.rule.system.key] = bought.rule.system.version
+    return sorted(versions.items())
+
+
+def start(key: str, share_id: str, kind: str, layout: Layout) -> None:
+    """Enqueue a render of this PDF, remember its job under the PDF's key, and wake the worker."""
+    remember_job(key, render_pdf.enqueue(share_id, kind, layout.card, layout.paper, layout.merge))
+    transaction.on_commit(wake.ring)  # once the job is in the queue the worker reads
+
+
+def remember_job(key: str, result) -> None:
+    """Remember an enqueued render's job under its PDF's key, for follow()."""
+    entry = {"id": result.id, "queued": time.time()}
+    if result.status == TaskResultStatus.FAILED:  # a backend that runs tasks at once has finished already
+        entry["reason"] = _reason(result)
+    cache.set(f"job:{key}", entry, JOB_SECONDS)
+
+
+def follow(key: str, renderer=None) -> PdfJob | None:
+    """Where the render of this PDF (by `renderer`, the roster PDFs' task by default) has got to, or None if
+    none is under way (or its record is gone)."""
+    renderer = renderer or render_pdf
+    entry = cache.get(f"job:{key}")
+    if entry is None:
+        return None
+    if "reason" in entry:
+        return PdfJob("failed", reason=entry["reason"])
+    if not renderer.get_backend().supports_get_result:
+        return None
+    try:
+        result = renderer.get_result(entry["id"])
+    except (TaskResultDoesNotExist, Http404):  # pruned: start it again
+        return None
+    now = time.time()
+    if result.status == TaskResultStatus.FAILED:
+        return PdfJob("failed", reason=_reason(result))
+    if result.status == TaskResultStatus.SUCCESSFUL:
+        return PdfJob("done")
+    if result.started_at is not None:
+        seconds = int(now - result.started_at.timestamp())
+        if seconds > settings.PDF_RENDER_SECONDS + WORKER_GRACE_SECONDS:  # its worker died: no render runs this long
+            return PdfJob("failed", seconds, "the renderer stopped before it finished (it has been restarted)")
+        return PdfJob("rendering", seconds)
+    return PdfJob("queued", int(now - entry["queued"]))
+
+
+def _reason(result) -> str:
+    """Why a render failed, in words for the visitor: our own reasons as written, others by their kind."""
+    error = result.errors[-1] if result.errors else None
+    if error is not None and error.exception_class_path == f"{__name__}.RenderFailed":
+        return error.traceback.strip().splitlines()[-1].split(": ", 1)[-1]
+    return "the renderer stopped with an unexpected error"

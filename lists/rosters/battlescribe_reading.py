@@ -1,0 +1,363 @@
+"""BattleScribe and New Recruit rosters (`.ros`, `.rosz`) of Bolt Action 2nd edition, read into our roster file.
+
+The file is parsed with defusedxml (no DTDs, entities or external references)
+and leniently: attributes New Recruit adds, nested forces and BattleScribe
+2.01's older names are ignored. Every force and selection is mapped through
+the BattleScribe ids of the converted armies (lists/rosters/battlescribe_ids.py)
+to the same document a YAML roster file gives, which then goes through every
+check of lists/rosters/files.py. A selection that cannot be mapped refuses the
+whole file, naming each one. The file's costs are never used; its total is
+kept to be compared with ours. See docs/roster-format.md.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import zipfile
+import zlib
+from dataclasses import dataclass, field, replace
+from xml.etree.ElementTree import Element
+
+import defusedxml.ElementTree as SafeET
+from defusedxml import DefusedXmlException
+
+from lists.rosters import battlescribe_ids
+from lists.rosters.battlescribe_ids import GROUP_KIND, LEAST, NAME, NODE_ID
+from lists.rosters.format import MAX_FILE_BYTES, Problem, RosterFile, RosterFileInvalid
+from lists.rosters.resolving import resolve
+
+MAX_XML_BYTES = 512 * 1024  # after decompression, as for every roster file
+MAX_DEPTH = 40  # elements nested deeper than any roster needs are refused (reading them recurses)
+MAX_NUMBER = 1000  # a selection's number above any a roster holds is read as this (and refused with its field)
+QUALITIES = ("inexperienced", "regular", "veteran")
+TRANSPORT_NOTE = "Transport: "  # our note on a unit riding another (BattleScribe has no such link)
+
+
+class BattleScribeRefused(Exception):
+    """The file cannot be used; `problems` names every reason (and every unmapped selection)."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+        super().__init__("; ".join(problems))
+
+
+def is_battlescribe(raw: bytes, filename: str = "") -> bool:
+    """A .ros or .rosz by its name, or by its content: a zip, or XML whose root is a roster."""
+    name = filename.lower()
+    if name.endswith((".ros", ".rosz")):
+        return True
+    if name.endswith((".yaml", ".yml", ".json")):
+        return False
+    head = raw[:1024].lstrip(b"\xef\xbb\xbf \t\r\n")
+    return raw[:4] == b"PK\x03\x04" or (head.startswith(b"<") and b"<roster" in raw[:4096])
+
+
+def unzip(raw: bytes) -> bytes:
+    """The one .ros a .rosz holds, read at most MAX_XML_BYTES (header sizes are not trusted)."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(raw)) as archive:
+            members = [info for info in archive.infolist() if not info.is_dir()]
+            if len(members) != 1:
+                raise BattleScribeRefused([f"a .rosz holds one roster file; this one holds {len(members)} files"])
+            with archive.open(members[0]) as member:
+                data = member.read(MAX_XML_BYTES + 1)
+    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError, ValueError) as exc:
+        raise BattleScribeRefused([f"not a readable .rosz (zip) file: {exc}"]) from None
+    if len(data) > MAX_XML_BYTES:
+        raise BattleScribeRefused([f"the roster inside the .rosz is larger than {MAX_XML_BYTES} bytes"])
+    return data
+
+
+def parse_xml(raw: bytes) -> Element:
+    """The roster element, namespaces dropped from every tag (BattleScribe and New Recruit differ there)."""
+    data = unzip(raw) if raw[:4] == b"PK\x03\x04" else raw
+    if len(data) > MAX_XML_BYTES:
+        raise BattleScribeRefused([f"the file is {len(data)} bytes; the limit is {MAX_XML_BYTES}"])
+    try:
+        root = SafeET.fromstring(data, forbid_dtd=True)
+    except DefusedXmlException as exc:
+        raise BattleScribeRefused([f"the XML uses a feature refused for safety ({type(exc).__name__})"]) from None
+    except (SafeET.ParseError, ValueError) as exc:
+        raise BattleScribeRefused([f"not valid XML: {exc}"]) from None
+    pending = [(root, 1)]
+    while pending:  # without recursion: the depth is what is being checked
+        element, depth = pending.pop()
+        if depth > MAX_DEPTH:
+            raise BattleScribeRefused([f"the XML is nested more than {MAX_DEPTH} levels deep"])
+        if isinstance(element.tag, str):
+            element.tag = element.tag.rsplit("}", 1)[-1]
+        pending.extend((child, depth + 1) for child in element)
+    if root.tag != "roster":
+        raise BattleScribeRefused([f"not a BattleScribe roster: the file's root is <{root.tag}>, not <roster>"])
+    return root
+
+
+def items(element: Element, container: str, item: str) -> list[Element]:
+    return element.findall(f"{container}/{item}")
+
+
+def own_points(selection: Element) -> float:
+    """The points a selection's file gives for itself (BattleScribe 2.01 names the type costTypeId)."""
+    total = 0.0
+    for cost in items(selection, "costs", "cost"):
+        if "points" in (cost.get("typeId"), cost.get("costTypeId")) or (cost.get("name") or "").strip() == "pts":
+            try:
+                value = float(cost.get("value") or 0)
+            except ValueError:
+                continue
+            total += value if math.isfinite(value) and abs(value) < 1e9 else 0
+    return total
+
+
+def subtree_points(selection: Element) -> float:
+    return own_points(selection) + sum(subtree_points(child) for child in items(selection, "selections", "selection"))
+
+
+def number_of(selection: Element) -> int:
+    try:
+        return min(MAX_NUMBER, max(0, int(float(selection.get("number") or 1))))
+    except (ValueError, OverflowError):
+        return MAX_NUMBER  # unreadable: as many as a roster never holds, so the count is refused with its field
+
+
+def named(selection: Element) -> str:
+    return f"{selection.get('name') or '(no name)'} ({selection.get('entryId') or 'no entryId'})"
+
+
+@dataclass
+class Reading:
+    """What a roster file gives: our roster document, the file's own points, and what could not be mapped."""
+
+    document: dict
+    file_total: float = 0.0
+    file_units: dict[str, float] = field(default_factory=dict)  # label -> the file's points for the unit
+    problems: list[str] = field(default_factory=list)
+    armies: set[str] = field(default_factory=set)
+
+
+def read_roster(raw: bytes) -> Reading:
+    """Map a .ros/.rosz to our roster document; BattleScribeRefused lists every reason it cannot be."""
+    root = parse_xml(raw)
+    known = battlescribe_ids.ids()
+    system = known.get("game_system", {})
+    if not system or root.get("gameSystemId") != system.get("id"):
+        game = root.get("gameSystemName") or root.get("gameSystemId") or "an unnamed game system"
+        raise BattleScribeRefused(
+            [
+                f"this roster is for {game}, not {system.get('name', 'Bolt Action 2.0')}: only Bolt Action 2nd edition is read"
+            ]
+        )
+    reading = Reading(
+        {"game": battlescribe_ids.GAME_KEY, "name": (root.get("name") or "").strip()[:100] or "Untitled roster"}
+    )
+    for limit in items(root, "costLimits", "costLimit"):
+        if "points" in (limit.get("typeId"), limit.get("costTypeId")):
+            text = (limit.get("value") or "0").strip()
+            value = int(float(text)) if len(text) <= 12 and text.replace(".", "", 1).isdigit() else 0
+            if value > 0:
+                reading.document["points_limit"] = value
+    forces = []
+    pending = items(root, "forces", "force")
+    while pending:  # New Recruit nests forces inside forces: each is a platoon of its own
+        force = pending.pop(0)
+        forces.append(force)
+        pending[0:0] = items(force, "forces", "force")
+    if not forces:
+        reading.problems.append("the roster holds no force")
+    reading.document["forces"] = [_force(force, index, reading) for index, force in enumerate(forces)]
+    if len(reading.armies) > 1:
+        reading.problems.append(f"the forces choose different theatre lists: {', '.join(sorted(reading.armies))}")
+    elif not reading.armies and forces:
+        reading.problems.append("no force chooses a theatre list (a Theatre Selector entry)")
+    else:
+        reading.document["army"] = next(iter(reading.armies), "")
+    reading.file_total = sum(subtree_points(s) for f in forces for s in items(f, "selections", "selection"))
+    if reading.problems:
+        raise BattleScribeRefused(reading.problems)
+    return reading
+
+
+def _force(force: Element, index: int, reading: Reading) -> dict:
+    entry_id = force.get("entryId") or ""
+    organisation = battlescribe_ids.organisation_by_id().get(entry_id)
+    if organisation is None:
+        reading.problems.append(
+            f"force {force.get('name') or index + 1} ({entry_id}): not a force entry of the Bolt Action data"
+        )
+    units: list[dict] = []
+    nation = battlescribe_ids.nation_by_catalogue_id().get(force.get("catalogueId") or "")
+    if nation is None:
+        reading.problems.append(
+            f"force {force.get('name') or index + 1}: catalogue {force.get('catalogueName') or ''} "
+            f"({force.get('catalogueId')}) is not one of the Bolt Action catalogues converted"
+        )
+        return {"units": units}
+    for selection in items(force, "selections", "selection"):
+        if not _top_selection(nation, selection, units, reading):
+            reading.problems.append(f"{named(selection)}: not an entry of the Bolt Action data a force may hold")
+    name = (force.get("customName") or "").strip()
+    document = {"units": units}
+    if name:
+        document["name"] = name[:100]
+    if organisation:
+        document["organisation"] = organisation
+    return document
+
+
+def _top_selection(nation: str, selection: Element, units: list[dict], reading: Reading) -> bool:
+    """Read a selection at the force's level (a unit, a theatre selector, or an entry wrapping units)."""
+    chain = selection.get("entryId") or ""
+    unit_keys = battlescribe_ids.units_by_chain().get((nation, chain))
+    if unit_keys:
+        if number_of(selection) != 1:
+            reading.problems.append(
+                f"{named(selection)}: {selection.get('number')} units in one selection; give each its own"
+            )
+        units.append(_unit(selection, _by_category(selection, unit_keys), reading))
+        return True
+    army_key = battlescribe_ids.army_by_chain().get((nation, chain))
+    if army_key is not None:
+        reading.armies.add(army_key)
+        return True
+    children = items(selection, "selections", "selection")
+    if chain not in battlescribe_ids.ids().get("roots", {}).get(nation, {}) or not children:
+        return False
+    # A wrapper (the Theatre Selector, an officer entry holding his rank): every child must be read.
+    for child in children:
+        if not _top_selection(nation, child, units, reading):
+            reading.problems.append(
+                f"{named(child)}: not an entry the Bolt Action data offers under {named(selection)}"
+            )
+    return True
+
+
+def _by_category(selection: Element, keys: list[str]) -> str:
+    """Of the units one entry gives (listed under two categories), the one of the selection's primary category."""
+    categories = sorted(items(selection, "categories", "category"), key=lambda c: c.get("primary") != "true")
+    units = battlescribe_ids.ids()["units"]
+    for category in categories:
+        for key in keys:
+            if (units[key].get("category") or [None])[0] == category.get("entryId"):
+                return key
+    return keys[0]
+
+
+def _unit(selection: Element, key: str, reading: Reading) -> dict:
+    """One unit: its quality, men and options, each selection under it mapped or named as a problem."""
+    info = battlescribe_ids.ids()["units"][key]
+    tree = battlescribe_ids.tree(info["catalogue"], info["root"])
+    options_by_id: dict[str, list] = {}
+    for option in info["options"]:
+        options_by_id.setdefault(option[1], []).append(option)
+    found = {"quality": None, "men": 0, "all_men": 0, "men_quality": None, "options": {}}
+    unit_name = selection.get("name") or key
+    for child in items(selection, "selections", "selection"):
+        _content(child, tree, options_by_id, found, unit_name, reading)
+    entry: dict = {"unit": key, "label": (selection.get("customName") or selection.get("name") or key).strip()[:100]}
+    quality = found["quality"] or found["men_quality"]
+    if quality:
+        entry["quality"] = quality
+    if any(record[GROUP_KIND] == "men" for record in tree.values()) and found["men"]:
+        entry["size"] = found["men"]
+    options = []
+    for option_id, count in found["options"].items():
+        choices = options_by_id[option_id]
+        option = next((o for o in choices if not o[3] or quality in o[3]), choices[0])
+        if option[2] == "model":
+            count = found["all_men"] or count  # BattleScribe takes a per-man option once; every man pays
+        options.append({"option": option[0], "count": count})
+    if options:
+        entry["options"] = options
+    for line in (selection.findtext("customNotes") or "").splitlines():
+        if line.startswith(TRANSPORT_NOTE) and line[len(TRANSPORT_NOTE) :].strip():
+            entry["transport"] = line[len(TRANSPORT_NOTE) :].strip()[:100]
+    reading.file_units[entry["label"]] = subtree_points(selection)
+    return entry
+
+
+def _content(
+    selection: Element, tree: dict, options_by_id: dict, found: dict, unit_name: str, reading: Reading
+) -> None:
+    """A selection under a unit: an option, its quality, its men or a compulsory part; else a problem."""
+    record = tree.get(selection.get("entryId") or "")
+    if record is None:
+        reading.problems.append(f"{named(selection)}: not an entry of {unit_name} in the Bolt Action data")
+        return
+    number = number_of(selection)
+    if record[NODE_ID] in options_by_id:
+        found["options"][record[NODE_ID]] = found["options"].get(record[NODE_ID], 0) + number
+        found["all_men"] += number if record[GROUP_KIND] == "men" else 0
+        if record[GROUP_KIND] == "men" and not any(o[4] for o in options_by_id[record[NODE_ID]]):
+            found["men"] += number  # a man's swap (SMG for his pistol) is one of the men; a man an option adds is not
+        return  # what an option holds (its weapon) is part of it
+    if record[GROUP_KIND] == "quality":
+        found["quality"] = record[NAME].strip().lower()
+    elif record[GROUP_KIND] == "men":
+        found["men"] += number
+        found["all_men"] += number
+        first = record[NAME].strip().split(" ")[0].lower()
+        if first in QUALITIES:
+            found["men_quality"] = first
+    elif record[LEAST] < 1 and record[GROUP_KIND] != "default":
+        reading.problems.append(
+            f"{named(selection)}: an option of {unit_name} our Bolt Action data does not offer "
+            "(left out when the data was converted; see the import report)"
+        )
+        return
+    for child in items(selection, "selections", "selection"):
+        _content(child, tree, options_by_id, found, unit_name, reading)
+
+
+def load_battlescribe(raw: bytes):
+    """A .ros/.rosz as a resolved roster of ours (lists/rosters/files.py), with the file's own points kept."""
+    if len(raw) > MAX_FILE_BYTES:
+        raise RosterFileInvalid([Problem("", f"the file is {len(raw)} bytes; the limit is {MAX_FILE_BYTES}")])
+    try:
+        reading = read_roster(raw)
+        entry = RosterFile.model_validate(reading.document)
+    except BattleScribeRefused as refused:
+        raise RosterFileInvalid([Problem("", problem) for problem in refused.problems]) from None
+    except ValueError as exc:  # pydantic's ValidationError: a value our format cannot hold
+        raise RosterFileInvalid([Problem("", f"the roster cannot be read: {exc}")]) from None
+    resolved = resolve(entry)
+    # A squad of the men "as listed" gives is saved as listed, as the editor does.
+    for row, unit in zip(resolved.units, resolved.snapshot().units, strict=True):
+        if row.size is not None and replace(unit, size=None).own_size == row.size:
+            row.size = None
+    resolved.file_points = {"total": round(reading.file_total), "units": reading.file_units}
+    return resolved
+
+
+def file_points_report(file_points: dict, roster, unit_points: list[int], points: int) -> dict | None:
+    """The file's total and the units whose points differ from ours, where its total differs; else None."""
+    if file_points is None or file_points["total"] == points:
+        return None
+    differ = [
+        {"unit": unit.label, "file_points": round(file_points["units"][unit.label]), "points": unit_points[unit.index]}
+        for unit in roster.units
+        if unit.label in file_points["units"] and round(file_points["units"][unit.label]) != unit_points[unit.index]
+    ]
+    return {"total": file_points["total"], "units": differ}
+
+
+def with_file_points(document: dict, report: dict | None) -> dict:
+    """validate_roster's JSON with the file's own total (`file_points`) and, on each unit whose own points in
+    the file differ from ours, its `file_points`; unchanged where the totals agree."""
+    if report is None:
+        return document
+    differing = {unit["unit"]: unit["file_points"] for unit in report["units"]}
+    for force in document["forces"]:
+        for unit in force["units"]:
+            if unit["label"] in differing:
+                unit["file_points"] = differing[unit["label"]]
+    return document | {"file_points": report["total"]}
+
+
+def file_points_lines(report: dict | None) -> list[str]:
+    """The same for validate_roster's text."""
+    if report is None:
+        return []
+    lines = [f"The file's own total is {report['total']} points; the points above are ours, recomputed."]
+    lines += [f"  {u['unit']}: {u['file_points']} in the file, {u['points']} here" for u in report["units"]]
+    return lines

@@ -1,0 +1,133 @@
+"""The forms of tournament events: running one, and submitting a list to one."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils import timezone
+
+from lists import models
+from lists.event_models import PLAYER_MAX_LENGTH
+from lists.rosters.files import MAX_FILE_BYTES
+from lists.rules.validation import NAME_MAX_LENGTH, POINTS_LIMIT_MAX, SETTING_NUMBER_MAX, YEAR_MAX, YEAR_MIN
+
+
+def army_choices() -> list[tuple[str, str]]:
+    """Every game's armies by key, each named with its game's short name (keys repeat across games)."""
+    armies = models.Army.objects.filter(system__kind="game").select_related("system").order_by("system__name", "name")
+    return [(army.key, f"{army.name} ({army.system.short_name})") for army in armies]
+
+
+class GameChoice(forms.ModelChoiceField):
+    """A game by its pack key (what the form's select sends), or by its name as a script might send it."""
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        text = str(value).strip()
+        found = self.queryset.filter(key=text).first() or self.queryset.filter(name__iexact=text).first()
+        if found is None:
+            raise forms.ValidationError(self.error_messages["invalid_choice"], code="invalid_choice")
+        return found
+
+
+class ArmyKeys(forms.MultipleChoiceField):
+    """Armies by key or name; which game's they must be is known only once the game is read (see clean)."""
+
+    def valid_value(self, value) -> bool:
+        return isinstance(value, str) and 0 < len(value) <= 200
+
+
+class EventForm(forms.Form):
+    """Run an event: what it is, and the rules every list submitted to it is checked by."""
+
+    name = forms.CharField(max_length=NAME_MAX_LENGTH)
+    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    game = GameChoice(
+        queryset=models.GameSystem.objects.filter(kind="game"),
+        to_field_name="key",
+        label="Game",
+        error_messages={"invalid_choice": "Pick one of the games listed."},
+    )
+    points_limit = forms.IntegerField(min_value=1, max_value=POINTS_LIMIT_MAX)
+    max_order_dice = forms.IntegerField(
+        required=False, min_value=1, max_value=SETTING_NUMBER_MAX, label="Order-dice cap (games with order dice)"
+    )
+    allowed_armies = ArmyKeys(
+        choices=army_choices,
+        required=False,
+        label="Armies allowed (none picked: every army)",
+        help_text="A nation allows its theatre lists too. Hold Ctrl (or ⌘) to pick several.",
+        widget=forms.SelectMultiple(attrs={"size": 8}),
+    )
+    year = forms.IntegerField(required=False, min_value=YEAR_MIN, max_value=YEAR_MAX, label="Year (games with years)")
+    period = forms.CharField(required=False, max_length=80, label="Period (games with periods)")
+    house_rules_allowed = forms.BooleanField(required=False, label="House rules allowed")
+    deadline = forms.DateTimeField(
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        help_text="Lists are taken until then (the server's time zone).",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        games = models.GameSystem.objects.filter(kind="game")
+        periods = [(p["key"], f"{p['name']} ({game.short_name})") for game in games for p in game.periods]
+        self.fields["period"].widget = forms.Select(choices=[("", "—"), *periods])
+
+    def clean(self):
+        cleaned = super().clean()
+        system = cleaned.get("game")
+        if system is None:
+            return cleaned
+        armies = {army.key: army.key for army in models.Army.objects.filter(system=system)}
+        armies |= {army.name.casefold(): army.key for army in models.Army.objects.filter(system=system)}
+        given = [value.strip() for value in cleaned.get("allowed_armies") or []]
+        unknown = [value for value in given if value not in armies and value.casefold() not in armies]
+        if unknown:
+            self.add_error("allowed_armies", f"Not armies of {system.name}: {', '.join(unknown)}.")
+        cleaned["allowed_armies"] = sorted(
+            {armies.get(value) or armies[value.casefold()] for value in given if value not in unknown}
+        )
+        if cleaned.get("max_order_dice") is not None and not system.config.get("order_dice"):
+            self.add_error("max_order_dice", f"{system.name} has no order dice: leave the cap empty.")
+        period = cleaned.get("period") or ""
+        periods = {p["key"]: p["key"] for p in system.periods} | {
+            p["name"].casefold(): p["key"] for p in system.periods
+        }
+        if period and period.casefold() not in periods and period not in periods:
+            names = ", ".join(p["name"] for p in system.periods) or "none"
+            self.add_error("period", f"{system.name} has no period {period!r}; its periods: {names}.")
+        elif period:
+            cleaned["period"] = periods.get(period, periods.get(period.casefold()))
+        if cleaned.get("year") is not None and not system.config.get("uses_years"):
+            self.add_error("year", f"{system.name} lists are not set in a year: leave it empty.")
+        deadline = cleaned.get("deadline")
+        if deadline is not None and deadline < timezone.now():
+            self.add_error("deadline", "The deadline has already passed: pick a later time.")
+        return cleaned
+
+
+class SubmitForm(forms.Form):
+    """A player's list for an event: their name, and a share link of this site or a roster file."""
+
+    player = forms.CharField(max_length=PLAYER_MAX_LENGTH, label="The name you play under")
+    share_link = forms.CharField(required=False, max_length=500, label="Share link of your roster (…/r/…/)")
+    file = forms.FileField(required=False, label="or a roster file")
+
+    def clean(self):
+        cleaned = super().clean()
+        link, upload = (cleaned.get("share_link") or "").strip(), cleaned.get("file")
+        if "player" in cleaned and not cleaned["player"].strip():
+            self.add_error("player", "Give the name you play under.")
+        if bool(link) == bool(upload) and not self.errors.get("file"):
+            self.add_error(None, "Paste a share link or upload a roster file (one of the two).")
+        if upload is not None and upload.size > MAX_FILE_BYTES:
+            self.add_error("file", f"A roster file may be at most {MAX_FILE_BYTES // 1024} KB.")
+        cleaned["share_link"] = link
+        return cleaned
+
+
+class SubmitRosterForm(forms.Form):
+    """From a roster's editor: the event's link and the player's name."""
+
+    event_link = forms.CharField(max_length=500, label="The event's link")
+    player = forms.CharField(max_length=PLAYER_MAX_LENGTH, label="The name you play under")

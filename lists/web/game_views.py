@@ -1,0 +1,149 @@
+"""Pages: the games and armies loaded from the packs."""
+
+from django.db.models import Count, Prefetch, Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
+
+from lists.models import Army, GameSystem, UnitModel, UnitType, Weapon, WeaponRule
+from lists.rules.organisation import describe_limit
+from lists.web.forms import StartForm
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    return home_page(request)
+
+
+def army_groups(games: list[GameSystem]) -> list[tuple[str, list[tuple[int, str]]]]:
+    """The armies a roster starts with, one group per game and nation (a nation's theatre lists under
+    it), each named so that two nations' lists never look alike: "1944: Normandy (Armies of Great Britain)"."""
+    groups: dict[tuple[int, int], tuple[str, list[tuple[int, str]]]] = {}
+    armies = Army.objects.filter(system__in=games).prefetch_related("borrows_from").order_by("system", "name")
+    names = {game.id: game.name for game in games}
+    for army in armies:
+        nation = next(iter(army.borrows_from.all()), None) or army
+        # A hand-written army of its own joins its game's group; a nation (and its theatre lists) has one.
+        alone = nation is army and not army.source_id
+        label = names[army.system_id] if alone else f"{names[army.system_id]}: {nation.name}"
+        named = nation is army or nation.name.casefold() in army.name.casefold()
+        entry = (army.id, army.name if named else f"{army.name} ({nation.name})")
+        choices = groups.setdefault((army.system_id, 0 if alone else nation.id), (label, []))[1]
+        # The nation's own army (every unit) first, then its theatre lists by name.
+        choices.insert(0, entry) if nation is army else choices.append(entry)
+    return [groups[key] for key in sorted(groups, key=lambda key: (names[key[0]], key[1] != 0, groups[key][0]))]
+
+
+def home_page(
+    request: HttpRequest,
+    *,
+    start_form: StartForm | None = None,
+    import_problems: list[str] | None = None,
+    import_text: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    """The home page; a refused start or import comes back with its problems and what was typed."""
+    systems = GameSystem.objects.prefetch_related(
+        Prefetch("army_set", queryset=Army.objects.annotate(unit_count=Count("unit_types")))
+    )
+    games = [system for system in systems if system.kind == "game"]
+    context = {
+        "systems": systems,
+        "games": games,
+        "army_groups": army_groups(games),
+        "periods": [(system, system.config.get("periods", [])) for system in games if system.config.get("periods")],
+        "start_form": start_form or StartForm(),
+        "import_problems": import_problems or [],
+        "import_text": import_text,
+    }
+    return render(request, "lists/home.html", context, status=status)
+
+
+@require_GET
+def game(request: HttpRequest, system_key: str) -> HttpResponse:
+    system = get_object_or_404(GameSystem, key=system_key)
+    context = {
+        "system": system,
+        "armies": system.army_set.annotate(unit_count=Count("unit_types")),
+        "rules": system.specialrule_set.all(),
+        "weapons": system.weapon_set.select_related("category").prefetch_related(
+            Prefetch("rule_links", queryset=WeaponRule.objects.select_related("rule"))
+        ),
+        "qualities": system.troopquality_set.all(),
+        "ranks": system.officerrank_set.all(),
+        "charts": system.chart_set.all(),
+        "references": system.reference_set.all(),
+        "organisations": [
+            (organisation, _slot_lines(system, organisation)) for organisation in system.organisation_set.all()
+        ],
+        "errata": system.errata.all(),
+    }
+    return render(request, "lists/game.html", context)
+
+
+def _slot_lines(system: GameSystem, organisation) -> list[dict]:
+    """Each slot with its limits in words: "1", "0-3", "up to 3 per Platoon HQ"."""
+    names = dict(system.unitcategory_set.values_list("key", "name"))
+    lines = []
+    for slot in organisation.slots:
+        low, high = slot.get("min", 0), slot.get("max")
+        low_text = describe_limit(low, names) if low else "0"
+        high_text = "any number" if high is None else describe_limit(high, names)
+        limits = low_text if low_text == high_text else f"{low_text} to {high_text}"
+        lines.append({**slot, "limits": limits})
+    return lines
+
+
+@require_GET
+def army(request: HttpRequest, system_key: str, army_key: str) -> HttpResponse:
+    army = get_object_or_404(
+        Army.objects.select_related("system").prefetch_related("rules"), system__key=system_key, key=army_key
+    )
+    weapon_rules = Prefetch("rule_links", queryset=WeaponRule.objects.select_related("rule"))
+    units = (
+        UnitType.objects.filter(_fielded_by(army))
+        .select_related("category", "officer_rank")
+        .prefetch_related(
+            "rules",
+            "options",
+            "quality_costs__quality",
+            Prefetch(
+                "models",
+                queryset=UnitModel.objects.prefetch_related(
+                    Prefetch("weapons", queryset=Weapon.objects.select_related("system").prefetch_related(weapon_rules))
+                ),
+            ),
+        )
+    )
+    units = sorted(units, key=lambda unit: (unit.category.position, unit.army_id != army.id, unit.position))
+    for unit in units:
+        unit.prices = _prices_in(unit, army.key)
+    # A unit the list fields at none of its qualities is not in the list.
+    units = [unit for unit in units if unit.prices or not unit.quality_costs.all()]
+    carried = {weapon.pk: weapon for unit in units for model in unit.models.all() for weapon in model.weapons.all()}
+    weapons = sorted(carried.values(), key=lambda weapon: weapon.position)
+    context = {"system": army.system, "army": army, "units": units, "weapons": weapons}
+    return render(request, "lists/army.html", context)
+
+
+def _fielded_by(army: Army) -> Q:
+    """The units an army fields, as GameData.available_units has them: its own, those it borrows (a theatre
+    list: its nation's, only those named where it names some) and those of armies shared with every army."""
+    borrowed = Q(army__in=army.borrows_from.all())
+    if army.borrow_units:
+        borrowed &= Q(key__in=army.borrow_units)
+    return Q(army=army) | borrowed | Q(army__system=army.system_id, army__shared=True)
+
+
+def _prices_in(unit: UnitType, army_key: str) -> list[dict]:
+    """Each quality the army list fields the unit at, with its price there (a theatre's own, where it sets one)."""
+    return [
+        {
+            "quality": cost.quality.name,
+            "points": cost.army_points.get(army_key, cost.points),
+            "usual": cost.points if army_key in cost.army_points else None,
+            "per_extra_model": cost.per_extra_model,
+        }
+        for cost in unit.quality_costs.all()
+        if not cost.armies or army_key in cost.armies
+    ]

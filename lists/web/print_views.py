@@ -1,0 +1,96 @@
+"""The PDFs: served from the cache, else rendered by the task worker while the page waits for the job."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from lists.cards import Layout, pdf_key
+from lists.pdfs import tasks, waits
+from lists.web.page_helpers import download, download_name, pdf_or_job, printable, problems_page
+
+
+@require_GET
+def cards(request: HttpRequest, share_id: str) -> HttpResponse:
+    """The unit cards PDF: served from the cache, else rendered in the background while a page waits."""
+    roster, snapshot, data = printable(share_id)
+    try:
+        layout = Layout(
+            card=request.GET.get("card", "poker"),
+            paper=request.GET.get("paper", "a4"),
+            merge=request.GET.get("merge") in {"1", "on", "true"},
+        )
+    except ValueError as problem:
+        return problems_page(request, [str(problem)], title="Those card settings are not available")
+    return _deliver(request, roster, snapshot, data, "cards", layout)
+
+
+@require_GET
+def army_list(request: HttpRequest, share_id: str) -> HttpResponse:
+    """The organiser's list PDF, delivered like the cards."""
+    roster, snapshot, data = printable(share_id)
+    return _deliver(request, roster, snapshot, data, "list", Layout())
+
+
+PDF_NAMES = {"cards": ("-cards.pdf", "the unit cards"), "list": ("-list.pdf", "the organiser's list")}
+
+
+def _deliver(request, roster, snapshot, data, kind: str, layout: Layout) -> HttpResponse:
+    """The PDF if it is ready; else start its render (within the client's budget) and show its progress.
+
+    `?wait=1` asks for the progress page (htmx follows it, browsers without
+    JavaScript refresh it); when the PDF is ready it opens a page that fetches it.
+    `?hold=1` holds the request until the PDF is ready (`lists.pdfs.waits`): the
+    download script's long-poll, and the progress page's. `?retry=1` starts a failed render again.
+    """
+    suffix, what = PDF_NAMES[kind]
+    filename = download_name(roster, suffix)
+    key = pdf_key(kind, snapshot, data, layout)
+    query = request.GET.copy()
+    for name in ("wait", "retry", "hold"):
+        query.pop(name, None)
+    pdf_url = f"{request.path}?{query.urlencode()}" if query else request.path
+    pdf, job, refusal = pdf_or_job(request, key, tasks.follow, partial(tasks.start, key, roster.share_id, kind, layout))
+    if refusal is not None:
+        return refusal
+    busy = False
+    if pdf is None and request.GET.get("hold") == "1" and (job is None or job.state != "failed"):
+        busy = waits.hold(key) == "busy"
+        pdf = cache.get(key)
+        job = None if pdf is not None else tasks.follow(key)
+    if pdf is not None and request.GET.get("wait") != "1":
+        return download(pdf, "application/pdf", filename)
+    context = {
+        "roster": roster,
+        "what": what,
+        "filename": filename,
+        "job": job or tasks.PdfJob("queued"),
+        "ready": pdf is not None,
+        "busy": busy,  # over the cap of held requests: ask again after a pause, not at once
+        "units": len(snapshot.units),
+        "pdf_url": pdf_url,
+        "wait_url": f"{pdf_url}{'&' if query else '?'}wait=1",
+        "hold_url": f"{pdf_url}{'&' if query else '?'}wait=1&hold=1",
+        "retry_url": f"{pdf_url}{'&' if query else '?'}retry=1",
+    }
+    return _progress(request, context)
+
+
+def _progress(request, context: dict) -> HttpResponse:
+    """The progress page (or, to htmx, its status fragment) of a PDF being rendered, ready or failed."""
+    if request.htmx:
+        if context["ready"]:  # open the "ready" page, which fetches the file (and stops the polling)
+            response = HttpResponse(status=204)
+            response["HX-Redirect"] = context["wait_url"]
+            return response
+        return render(request, "lists/pdf_status.html#status", context)
+    status = 200 if context["ready"] else 503 if context["job"].state == "failed" else 202
+    response = render(request, "lists/pdf_status.html", context, status=status)
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    if status == 503:
+        response["Retry-After"] = "60"
+    return response

@@ -1,0 +1,126 @@
+"""Starting a roster: a new one, an imported file, and the rosters this device made."""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import parse_qsl
+
+from django.conf import settings
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.cache import add_never_cache_headers
+from django.views.decorators.http import require_GET, require_POST
+
+from lists import models
+from lists.gamedata.loading import (
+    game_data,
+)
+from lists.rosters.files import (
+    RosterFileInvalid,
+    default_force_name,
+    load_roster_file,
+    save_new_roster,
+)
+from lists.rosters.sharing import hash_secret, new_edit_secret, new_share_id
+from lists.web.forms import StartForm
+from lists.web.game_views import home_page
+from lists.web.import_note import imported
+from lists.web.page_helpers import limit_creation
+
+MY_ROSTERS_COOKIE = "my_rosters"
+MY_ROSTERS_LIMIT = 50
+
+
+@require_POST
+@limit_creation
+def start_roster(request: HttpRequest) -> HttpResponse:
+    """Start an empty roster for a game and army (and its year or period, where the game has them)."""
+    form = StartForm(request.POST)
+    if not form.is_valid():
+        return home_page(request, start_form=form, status=400)
+    army = form.cleaned_data["army"]
+    data = game_data(army.system)
+    organisations = data.organisations_for(army.id)
+    secret = new_edit_secret()
+    with transaction.atomic():
+        roster = models.Roster.objects.create(
+            share_id=new_share_id(),
+            edit_secret_hash=hash_secret(secret),
+            system=army.system,
+            army=army,
+            name=form.cleaned_data["name"].strip() or f"{army.name} roster",
+            points_limit=form.cleaned_data["points_limit"],
+            year=form.cleaned_data["year"],
+            period=form.cleaned_data["period"] or "",
+        )
+        models.Force.objects.create(
+            roster=roster, name=default_force_name(0), organisation_id=organisations[0] if organisations else None
+        )
+    return remember_and_open(request, roster, secret)
+
+
+@require_POST
+@limit_creation
+def import_roster(request: HttpRequest) -> HttpResponse:
+    """Create a roster from an uploaded or pasted YAML/JSON file; a bad file saves nothing."""
+    upload = request.FILES.get("file")
+    text = request.POST.get("text") or ""
+    if upload is not None:
+        raw, filename = upload.read(), upload.name or ""
+    else:
+        raw, filename = _pasted_bytes(request, text), ""
+    try:
+        resolved = load_roster_file(raw, filename)
+    except RosterFileInvalid as invalid:
+        # The pasted text comes back with the problems, so the player can fix it in place.
+        problems = [str(problem) for problem in invalid.problems]
+        return home_page(request, import_problems=problems, import_text=text, status=400)
+    secret = new_edit_secret()
+    roster = save_new_roster(resolved, new_share_id(), hash_secret(secret))
+    return imported(request, remember_and_open(request, roster, secret), resolved)
+
+
+def _pasted_bytes(request: HttpRequest, text: str) -> bytes:
+    """Pasted text as the bytes sent, so text that is not UTF-8 is refused as the same file uploaded is.
+
+    Django reads a form with bad bytes replaced (U+FFFD, or the whole body as Latin-1); a plain form's
+    body is read again here, as sent.
+    """
+    if request.content_type == "application/x-www-form-urlencoded":
+        for name, value in parse_qsl(request.body.decode("latin-1"), keep_blank_values=True, encoding="latin-1"):
+            if name == "text":
+                return value.encode("latin-1")
+    return text.encode()
+
+
+def remember_and_open(request: HttpRequest, roster: models.Roster, secret: str) -> HttpResponse:
+    response = redirect("lists:edit", secret=secret)
+    add_never_cache_headers(response)  # it carries a new edit secret: no browser or proxy may keep it
+    mine = [entry for entry in remembered_secrets(request) if entry != secret][: MY_ROSTERS_LIMIT - 1]
+    response.set_signed_cookie(
+        MY_ROSTERS_COOKIE,
+        json.dumps([secret, *mine]),
+        max_age=60 * 60 * 24 * 365,
+        httponly=True,
+        samesite="Lax",
+        secure=settings.SESSION_COOKIE_SECURE,  # edit links travel over HTTPS only in production
+    )
+    return response
+
+
+def remembered_secrets(request: HttpRequest) -> list[str]:
+    try:
+        value = json.loads(request.get_signed_cookie(MY_ROSTERS_COOKIE, default="[]"))
+    except (ValueError, TypeError):
+        return []
+    return [entry for entry in value if isinstance(entry, str)] if isinstance(value, list) else []
+
+
+@require_GET
+def my_rosters(request: HttpRequest) -> HttpResponse:
+    """The rosters created on this device (their edit links are in a signed cookie)."""
+    secrets_by_hash = {hash_secret(secret): secret for secret in remembered_secrets(request)}
+    rosters = models.Roster.objects.filter(edit_secret_hash__in=secrets_by_hash).select_related("system", "army")
+    entries = [(roster, secrets_by_hash[roster.edit_secret_hash]) for roster in rosters]
+    return render(request, "lists/my_rosters.html", {"entries": entries})
