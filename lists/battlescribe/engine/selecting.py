@@ -1,0 +1,158 @@
+"""Making and unmaking selections as BattleScribe does: new nodes or a higher number, defaults,
+collective children, counts and copies."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .elements import Force, Selection
+from .options import GroupOption, Option
+
+if TYPE_CHECKING:
+    from .roster import Roster
+
+
+def is_duplicate(option: Option, seen: frozenset[str] = frozenset()) -> bool:
+    """Whether selecting the option again makes a new node (it has a visible, non-collective
+    descendant) rather than raising one node's number."""
+    if option.entry.id in seen:
+        return False
+    seen = seen | {option.entry.id}
+    for child in option.children:
+        if not (child.entry.collective or (child.link is not None and child.link.collective)) and not child.entry.hidden:
+            return True
+        if is_duplicate(child, seen):
+            return True
+    return False
+
+
+def is_collective(option: Option) -> bool:
+    """Whether an option's entry (or its link) is collective."""
+    return option.entry.collective or (option.link is not None and option.link.collective)
+
+
+def select_option(roster: Roster, parent: Force | Selection, option: Option) -> Selection:
+    """Select an option once under a parent; returns the selection made or raised."""
+    if isinstance(parent, Selection) and not is_duplicate(option):
+        for existing in parent.children:
+            if existing.option is option:
+                existing.number += 1
+                return existing
+    return new_selection(roster, parent, option)
+
+
+def new_selection(roster: Roster, parent: Force | Selection, option: Option) -> Selection:
+    """A new selection node, with the children it must start with."""
+    force = parent if isinstance(parent, Force) else parent.force
+    holder = parent if isinstance(parent, Selection) else None
+    selection = Selection(roster.next_id("selection"), option, force, holder, serial=roster.next_serial())
+    if holder is not None and is_collective(option) and holder.parent is not None and not is_duplicate(option):
+        selection.number = holder.number
+    selection.name = option.name
+    (parent.children if isinstance(parent, Selection) else parent.selections).append(selection)
+    select_child_defaults(roster, selection)
+    return selection
+
+
+def minimum_of(roster: Roster, node: Option | GroupOption, parent: Force | Selection) -> int:
+    """The least number of selections a node's own min constraints ask for (0 if hidden)."""
+    view = roster.view_option(node, parent) if isinstance(node, Option) else None
+    if view is not None and view.hidden:
+        return 0
+    values = view.constraint_values if view is not None else {}
+    least = 0
+    for constraint, _holder in node.constraints():
+        if constraint.type == "min" and constraint.query.field == "selections" and not constraint.query.percent_value:
+            least = max(least, int(values.get(constraint.id, constraint.value)))
+    return least
+
+
+def select_child_defaults(roster: Roster, selection: Selection) -> None:
+    """Select what a new selection must hold: children with a minimum, and groups' defaults."""
+    option = selection.option
+    for child in option.children:
+        if child.group is not None:
+            continue
+        for _ in range(minimum_of(roster, child, selection)):
+            select_option(roster, selection, child)
+    for group in option.groups:
+        if group.group is not None and group.group.parent is option:
+            pass
+        needed = minimum_of(roster, group, selection)
+        if needed <= 0:
+            continue
+        default = group.default_option()
+        if default is None:
+            members = group.options
+            default = members[0] if len(members) == 1 else None
+        if default is None:
+            continue
+        for _ in range(needed):
+            select_option(roster, selection, default)
+
+
+def select_root_defaults(roster: Roster, force: Force) -> None:
+    """Select the root entries a new roster's first force must have (min constraints)."""
+    for option in force.options:
+        if option.group is not None:
+            continue
+        for _ in range(minimum_of(roster, option, force)):
+            new_selection(roster, force, option)
+
+
+def deselect_selection(roster: Roster, selection: Selection) -> None:
+    """Remove one of a selection: lower its number, or take the node away."""
+    parent = selection.container
+    if isinstance(parent, Selection) and selection.number > 1 and not is_duplicate(selection.option):
+        selection.number -= 1
+        return
+    siblings = parent.children if isinstance(parent, Selection) else parent.selections
+    siblings.remove(selection)
+
+
+def effective_count(parent: Force | Selection, option: Option) -> int:
+    """How many of an option a parent holds, per model for collective entries."""
+    siblings = parent.children if isinstance(parent, Selection) else parent.selections
+    count = sum(s.number for s in siblings if s.option is option)
+    if isinstance(parent, Selection) and is_collective(option) and parent.number:
+        return count // parent.number
+    return count
+
+
+def set_selection_count(roster: Roster, selection: Selection, count: int) -> None:
+    """Raise or lower an entry's count under its parent one selection at a time, as the desktop's
+    count spinner does (each step a full refresh)."""
+    parent = selection.container
+    option = selection.option
+    if isinstance(parent, Selection) and is_duplicate(option):
+        return
+    delta = count - effective_count(parent, option)
+    for _ in range(max(delta, 0)):
+        roster.select(parent, option)
+    for _ in range(max(-delta, 0)):
+        roster.deselect(selection)
+
+
+def duplicate_selection(roster: Roster, selection: Selection) -> Selection:
+    """A deep copy of a selection, placed beside it."""
+    copy = copy_tree(roster, selection, selection.parent)
+    siblings = selection.parent.children if selection.parent is not None else selection.force.selections
+    siblings.append(copy)
+    return copy
+
+
+def copy_tree(roster: Roster, selection: Selection, parent: Selection | None) -> Selection:
+    """A copy of a selection with fresh ids."""
+    copy = Selection(
+        roster.next_id("selection"),
+        selection.option,
+        selection.force,
+        parent,
+        selection.number,
+        roster.next_serial(),
+        custom_name=selection.custom_name,
+        custom_notes=selection.custom_notes,
+        name=selection.name,
+    )
+    copy.children = [copy_tree(roster, child, copy) for child in selection.children]
+    return copy
