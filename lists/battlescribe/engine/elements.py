@@ -55,6 +55,7 @@ class Selection:
     page: str | None = None
     publication_id: str | None = None
     costs: dict[str, float] = field(default_factory=dict)
+    declared_costs: set[str] = field(default_factory=set)
     categories: list[SelectionCategory] = field(default_factory=list)
 
     @property

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .elements import SelectionCategory
+from .elements import Selection, SelectionCategory
 from .model import Entry, Modifier
 from .modifiers import apply_modifiers, bool_change, number_change, text_change
 from .options import Node
@@ -26,6 +26,7 @@ class EntryView:
     costs: dict[str, float] = field(default_factory=dict)
     constraint_values: dict[str, float] = field(default_factory=dict)
     categories: list[SelectionCategory] = field(default_factory=list)
+    declared: set[str] = field(default_factory=set)
 
     def apply(self, modifier: Modifier, times: int) -> None:
         """Apply one modifier `times` times."""
@@ -38,6 +39,7 @@ class EntryView:
             self.change_category(modifier)
         elif target in self.costs:
             self.costs[target] = number_change(modifier, self.costs[target], times)
+            self.declared.add(target)
         elif target in self.constraint_values:
             self.constraint_values[target] = number_change(modifier, self.constraint_values[target], times)
         elif target == "page":
@@ -77,6 +79,7 @@ def base_view(data: GameData, sources: tuple[Entry, ...], name: str) -> EntryVie
     for source in sources:
         for cost in source.costs:
             view.costs[cost.type_id] = cost.value
+            view.declared.add(cost.type_id)
         for constraint in source.constraints:
             view.constraint_values[constraint.id] = constraint.value
         for link in source.category_links:
@@ -88,9 +91,22 @@ def base_view(data: GameData, sources: tuple[Entry, ...], name: str) -> EntryVie
     return view
 
 
-def view_node(data: GameData, node: Node, context: Context) -> EntryView:
-    """An option's or group's fields after its modifiers (the entry's, then the link's)."""
+def view_node(data: GameData, node: Node, context: Context, selection: Selection | None = None) -> EntryView:
+    """An option's or group's fields after its modifiers (the entry's, then the link's).
+
+    A selection being evaluated gets its unmodified categories first, so that conditions on its
+    own categories can see them.
+    """
     view = base_view(data, node.sources, node.name)
+    group = node.group
+    while group is not None:
+        for source in group.sources:
+            for link in source.category_links:
+                if all(c.entry_id != link.target_id for c in view.categories):
+                    view.categories.append(SelectionCategory(link.target_id or "", link.name, link.primary, link))
+        group = group.group
+    if selection is not None:
+        selection.categories = [SelectionCategory(c.entry_id, c.name, c.primary, c.link) for c in view.categories]
     for source in node.sources:
         if source.has_modifiers:
             apply_modifiers(source.modifiers, source.modifier_groups, context, view.apply)

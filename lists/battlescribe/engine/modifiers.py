@@ -142,9 +142,15 @@ def number_change(modifier: Modifier, current: float, times: int) -> float:
 
 
 def text_change(modifier: Modifier, current: str, times: int) -> str:
-    """A text after a set or append modifier."""
+    """A text after a set or append modifier (increment and decrement treat it as a number)."""
     if modifier.type == "set":
         return modifier.value
+    if modifier.type in ("increment", "decrement"):
+        try:
+            changed = number_change(modifier, float(current), times)
+        except ValueError:
+            return current
+        return str(int(changed)) if changed.is_integer() else str(changed)
     if modifier.type == "append":
         for _ in range(times):
             current = f"{current} {modifier.value}" if current else modifier.value

@@ -164,21 +164,23 @@ class Roster:
             force.name, force.hidden = view.name, view.hidden
             for selection in force.selections:
                 self._refresh_tree(selection)
-        totals: dict[str, float] = {c.id: 0.0 for c in self.data.cost_types}
+        declared: set[str] = set()
+        sums: dict[str, float] = {}
         for selection in self.all_selections():
+            declared |= selection.declared_costs
             for type_id, value in selection.costs.items():
-                totals[type_id] = totals.get(type_id, 0.0) + value
-        self.totals = totals
+                sums[type_id] = sums.get(type_id, 0.0) + value
+        self.totals = {c.id: sums.get(c.id, 0.0) for c in self.data.cost_types if c.id in declared}
 
     def _refresh_tree(self, selection: Selection) -> None:
         for child in selection.children:
             self._refresh_tree(child)
-        view = view_node(self.data, selection.option, Context.of_selection(self, selection))
+        view = view_node(self.data, selection.option, Context.of_selection(self, selection), selection)
         selection.name, selection.hidden = view.name, view.hidden
         selection.page, selection.publication_id = view.page, view.publication_id
         selection.costs = {type_id: value * selection.number for type_id, value in view.costs.items()}
         selection.categories = view.categories
-        self.totals_dirty = True
+        selection.declared_costs = view.declared
 
     def category_entry(self, category_id: str) -> Entry | None:
         """A category entry by id."""

@@ -57,8 +57,6 @@ def new_selection(roster: Roster, parent: Force | Selection, option: Option) -> 
 def minimum_of(roster: Roster, node: Option | GroupOption, parent: Force | Selection) -> int:
     """The least number of selections a node's own min constraints ask for (0 if hidden)."""
     view = roster.view_option(node, parent) if isinstance(node, Option) else None
-    if view is not None and view.hidden:
-        return 0
     values = view.constraint_values if view is not None else {}
     least = 0
     for constraint, _holder in node.constraints():
@@ -71,13 +69,9 @@ def select_child_defaults(roster: Roster, selection: Selection) -> None:
     """Select what a new selection must hold: children with a minimum, and groups' defaults."""
     option = selection.option
     for child in option.children:
-        if child.group is not None:
-            continue
         for _ in range(minimum_of(roster, child, selection)):
             select_option(roster, selection, child)
     for group in option.groups:
-        if group.group is not None and group.group.parent is option:
-            pass
         needed = minimum_of(roster, group, selection)
         if needed <= 0:
             continue

@@ -35,7 +35,10 @@ def costs_out(roster: Roster, costs: dict[str, float]) -> list[State]:
     found = []
     for type_id, value in costs.items():
         cost_type = roster.data.cost_type_by_id.get(type_id)
-        found.append({"name": cost_type.name if cost_type else type_id, "typeId": type_id, "value": number_out(value)})
+        cost: State = {"name": cost_type.name if cost_type else type_id, "typeId": type_id, "value": number_out(value)}
+        if cost_type is not None and cost_type.hidden:
+            cost["hidden"] = True
+        found.append(cost)
     return found
 
 

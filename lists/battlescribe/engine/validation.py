@@ -54,9 +54,9 @@ class Validator:
         self.errors: list[ValidationError] = []
         self.seen: set[tuple[str | None, ...]] = set()
 
-    def add(self, error: ValidationError) -> None:
-        """Record an error once."""
-        key = (error.owner_type, error.owner_entry_id, error.entry_id, error.constraint_id, error.owner_id)
+    def add(self, error: ValidationError, extra: str | None = None) -> None:
+        """Record an error once (`extra` tells apart errors that are otherwise the same)."""
+        key = (error.owner_type, error.owner_entry_id, error.entry_id, error.constraint_id, error.owner_id, extra)
         if key not in self.seen:
             self.seen.add(key)
             self.errors.append(error)
@@ -64,9 +64,6 @@ class Validator:
     def run(self) -> list[ValidationError]:
         """Every error of the roster."""
         self.check_cost_limits()
-        self.check_force_entries(None, self.roster.data.game_system.force_entries)
-        for book in self.roster.data.catalogues:
-            self.check_force_entries(None, book.force_entries)
         for force in self.roster.all_forces():
             self.check_force(force)
         return self.errors
@@ -83,22 +80,25 @@ class Validator:
                 message = f"Roster is over the {name} limit by {format_number(total - limit)}{name}"
                 self.add(ValidationError(message, "roster", self.roster.id, None, "costLimits", type_id))
 
-    def check_force_entries(self, parent: Force | None, entries: list[Entry]) -> None:
-        """Constraints on force entries (counting forces of them)."""
-        for entry in entries:
-            context = Context(self.roster, parent, parent, None)
-            view = view_entry(self.roster.data, entry, context)
-            if view.hidden:
-                continue
-            for constraint in entry.constraints:
-                limit = view.constraint_values.get(constraint.id, constraint.value)
-                value = query_value(constraint.query, context, child_id=entry.id, shared=True)
-                owner = ("force", parent.id, parent.entry.id) if parent is not None else ("roster", self.roster.id, None)
-                self.compare(constraint, limit, value, owner, entry.id, entry.name, keep_owner=True)
+    def check_force_entry(self, force: Force) -> None:
+        """A force entry's constraints, checked for each force of it (counting forces of it)."""
+        parent = force.parent
+        context = Context(self.roster, parent, parent, force)
+        view = view_entry(self.roster.data, force.entry, context)
+        if view.hidden and not force.forces:
+            return
+        for constraint in force.entry.constraints:
+            limit = view.constraint_values.get(constraint.id, constraint.value)
+            value = query_value(constraint.query, context, child_id=force.entry.id, shared=True)
+            if parent is None or constraint.query.scope == "roster":
+                owner: tuple[str, str | None, str | None] = ("roster", self.roster.id, None)
+            else:
+                owner = ("force", parent.id, parent.entry.id)
+            self.compare(constraint, limit, value, owner, force.entry.id, force.entry.name, keep_owner=True, key=force.id)
 
     def check_force(self, force: Force) -> None:
         """A force's own constraints, its categories' and its root selections'."""
-        self.check_force_entries(force, force.entry.force_entries)
+        self.check_force_entry(force)
         self.check_categories(force)
         by_option: dict[int, list[Selection]] = {}
         for selection in force.selections:
@@ -132,7 +132,7 @@ class Validator:
         target = selections[0] if selections else None
         view = self.roster.view_option(option, parent, target)
         if view.hidden:
-            if selections:
+            if selections and (isinstance(parent, Selection) or option_categories(option)):
                 self.hidden_error(option, parent, selections, view.name)
             return
         for constraint, holder in option.constraints():
@@ -200,18 +200,19 @@ class Validator:
         name: str,
         constraint_id: str | None = None,
         keep_owner: bool = False,
+        key: str | None = None,
     ) -> None:
         """Record an error if a value breaks a constraint's limit."""
         if value != value:
             return
         if constraint.type == "min" and value < limit - 1e-9:
             message = f"must have {format_number(limit - value)} more selections of {name} (minimum {format_number(limit)})"
-            self.add(ValidationError(message, owner[0], owner[1], owner[2], entry_id, constraint_id or constraint.id))
+            self.add(ValidationError(message, owner[0], owner[1], owner[2], entry_id, constraint_id or constraint.id), key)
         elif constraint.type == "max" and value > limit + 1e-9:
             message = f"has too many selections of {name} (maximum {format_number(limit)})"
             if not keep_owner and owner[0] != "selection":
                 owner = ("selection", None, entry_id)
-            self.add(ValidationError(message, owner[0], owner[1], owner[2], entry_id, constraint_id or constraint.id))
+            self.add(ValidationError(message, owner[0], owner[1], owner[2], entry_id, constraint_id or constraint.id), key)
 
     def hidden_error(self, option: Option, parent: Force | Selection, selections: list[Selection], name: str) -> None:
         """A hidden entry that is selected."""
