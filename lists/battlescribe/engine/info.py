@@ -149,8 +149,8 @@ def show_profile(profile: Profile, context: Context, link: InfoLink | None, hidd
     if link is not None:
         shown.name = link.name or shown.name
         shown.hidden = shown.hidden or link.hidden
-        shown.page = link.page or shown.page
-        shown.publication_id = link.publication_id or shown.publication_id
+        shown.page = shown.page or link.page
+        shown.publication_id = shown.publication_id or link.publication_id
     apply_modifiers(profile.modifiers, profile.modifier_groups, context, shown.apply)
     if link is not None:
         apply_modifiers(link.modifiers, link.modifier_groups, context, shown.apply)
@@ -163,8 +163,8 @@ def show_rule(rule: Rule, context: Context, link: InfoLink | None, hidden: bool)
     if link is not None:
         shown.name = link.name or shown.name
         shown.hidden = shown.hidden or link.hidden
-        shown.page = link.page or shown.page
-        shown.publication_id = link.publication_id or shown.publication_id
+        shown.page = shown.page or link.page
+        shown.publication_id = shown.publication_id or link.publication_id
     apply_modifiers(rule.modifiers, rule.modifier_groups, context, shown.apply)
     if link is not None:
         apply_modifiers(link.modifiers, link.modifier_groups, context, shown.apply)

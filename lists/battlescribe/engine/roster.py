@@ -28,6 +28,7 @@ class Roster:
         self._serial = itertools.count(1)
         self.roots_auto_selected = False
         self.totals: dict[str, float] = {}
+        self.cost_types_seen: set[str] = set()
 
     # --- ids and lookups -------------------------------------------------------------------
 
@@ -164,7 +165,7 @@ class Roster:
             force.name, force.hidden = view.name, view.hidden
             for selection in force.selections:
                 self._refresh_tree(selection)
-        declared: set[str] = set()
+        declared = self.cost_types_seen
         sums: dict[str, float] = {}
         for selection in self.all_selections():
             declared |= selection.declared_costs

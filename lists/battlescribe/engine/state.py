@@ -81,8 +81,8 @@ def selection_out(roster: Roster, selection: Selection) -> State:
         "hidden": selection.hidden,
         "costs": costs_out(roster, selection.costs),
         "children": [selection_out(roster, child) for child in by_name(selection.children)],
-        "profiles": [profile_out(p) for p in profiles],
-        "rules": [rule_out(r) for r in rules],
+        "profiles": [profile_out(p) for p in profiles if not p.hidden],
+        "rules": [rule_out(r) for r in rules if not r.hidden],
         "categories": [
             {"name": c.name, "entryId": c.entry_id, "primary": c.primary} for c in selection.categories
         ],
@@ -116,6 +116,9 @@ def force_out(roster: Roster, force: Force) -> State:
         "rules": [rule_out(r) for r in rules],
         "categories": [category_out(c) for c in force.categories],
     }
+    publications = [*force.catalogue.publications, *roster.data.game_system.publications]
+    if publications:
+        found["publications"] = [{"id": p.id, "name": p.name} for p in publications]
     optional = {
         "page": force.entry.page,
         "publicationId": force.entry.publication_id,
