@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .elements import Force, Selection
-from .info import ShownProfile, ShownRule, shown_info
+from .info import ShownProfile, ShownRule, gather, shown_info
 from .queries import Context
 from .validation import roster_errors
 
@@ -103,6 +103,10 @@ def force_out(roster: Roster, force: Force) -> State:
     """A force's state, with its selections and child forces."""
     context = Context.of_force(roster, force)
     profiles, rules = shown_info(roster.data, (force.entry,), context)
+    for book in (force.catalogue, roster.data.game_system):
+        if book is not force.catalogue or not book.is_game_system:
+            _, book_rules = shown_info_lists(roster, book.rules, book.info_links, context)
+            rules.extend(book_rules)
     found: State = {
         "id": force.id,
         "name": force.name,
@@ -127,6 +131,14 @@ def force_out(roster: Roster, force: Force) -> State:
     }
     found.update({k: v for k, v in optional.items() if v})
     return found
+
+
+def shown_info_lists(roster: Roster, rules: list[Any], links: list[Any], context: Context) -> tuple[list[ShownProfile], list[ShownRule]]:
+    """Profiles and rules from a book's root rules and info links."""
+    shown_profiles: list[ShownProfile] = []
+    shown_rules: list[ShownRule] = []
+    gather(roster.data, [], rules, [], links, context, shown_profiles, shown_rules)
+    return shown_profiles, shown_rules
 
 
 def category_out(category: Any) -> State:

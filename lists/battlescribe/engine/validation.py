@@ -131,12 +131,13 @@ class Validator:
         """The constraints of one option under a parent, and whether it is hidden yet selected."""
         target = selections[0] if selections else None
         view = self.roster.view_option(option, parent, target)
+        in_category = isinstance(parent, Selection) or in_force_category(option, parent)
         if view.hidden:
-            if selections and (isinstance(parent, Selection) or option_categories(option)):
+            if selections and in_category:
                 self.hidden_error(option, parent, selections, view.name)
             return
         for constraint, holder in option.constraints():
-            if isinstance(parent, Force) and constraint.query.scope == "parent" and not option_categories(option):
+            if constraint.query.scope == "parent" and not in_category:
                 continue
             limit = view.constraint_values.get(constraint.id, constraint.value)
             self.check_constraint(option, holder, constraint, limit, parent, target, view.name)
@@ -188,7 +189,8 @@ class Validator:
         if per_model and isinstance(parent, Selection) and parent.number:
             value = value / parent.number
         entry_id, constraint_id = attribution(option, holder, constraint)
-        self.compare(constraint, limit, value, owner_of(parent, constraint, option), entry_id, name, constraint_id)
+        owner = owner_of(parent, constraint, option)
+        self.compare(constraint, limit, value, owner, entry_id, name, constraint_id, remap_entry=option.entry.id)
 
     def compare(
         self,
@@ -201,6 +203,7 @@ class Validator:
         constraint_id: str | None = None,
         keep_owner: bool = False,
         key: str | None = None,
+        remap_entry: str | None = None,
     ) -> None:
         """Record an error if a value breaks a constraint's limit."""
         if value != value:
@@ -211,7 +214,7 @@ class Validator:
         elif constraint.type == "max" and value > limit + 1e-9:
             message = f"has too many selections of {name} (maximum {format_number(limit)})"
             if not keep_owner and owner[0] != "selection":
-                owner = ("selection", None, entry_id)
+                owner = ("selection", None, remap_entry or entry_id)
             self.add(ValidationError(message, owner[0], owner[1], owner[2], entry_id, constraint_id or constraint.id), key)
 
     def hidden_error(self, option: Option, parent: Force | Selection, selections: list[Selection], name: str) -> None:
@@ -246,6 +249,13 @@ def owner_of(parent: Force | Selection, constraint: Constraint, option: Node | N
     if category is not None:
         return ("category", None, category)
     return ("force", force.id, force.entry.id)
+
+
+def in_force_category(option: Node, force: Force | Selection) -> bool:
+    """Whether a root option's primary category is one of its force's categories (BattleScribe checks
+    root entries category by category, so entries outside the force's categories go unchecked)."""
+    category = option_primary_category(option)
+    return isinstance(force, Force) and category is not None and any(c.entry_id == category for c in force.categories)
 
 
 def option_categories(option: Node) -> list[Entry]:
