@@ -107,8 +107,6 @@ def gather(
         shown_profiles.append(show_profile(profile, context, None, hidden))
     for rule in rules:
         shown_rules.append(show_rule(rule, context, None, hidden))
-    for group in groups:
-        add_group(data, group, context, shown_profiles, shown_rules, None, hidden)
     for link in links:
         if link.type == "profile" and link.target_id in data.profiles:
             shown_profiles.append(show_profile(data.profiles[link.target_id], context, link, hidden))
@@ -116,6 +114,8 @@ def gather(
             shown_rules.append(show_rule(data.rules[link.target_id], context, link, hidden))
         elif link.type == "infoGroup" and link.target_id in data.info_groups:
             add_group(data, data.info_groups[link.target_id], context, shown_profiles, shown_rules, link, hidden)
+    for group in groups:
+        add_group(data, group, context, shown_profiles, shown_rules, None, hidden)
 
 
 def add_group(

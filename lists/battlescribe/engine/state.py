@@ -101,12 +101,7 @@ def selection_out(roster: Roster, selection: Selection) -> State:
 
 def force_out(roster: Roster, force: Force) -> State:
     """A force's state, with its selections and child forces."""
-    context = Context.of_force(roster, force)
-    profiles, rules = shown_info(roster.data, (force.entry,), context)
-    for book in (force.catalogue, roster.data.game_system):
-        if book is not force.catalogue or not book.is_game_system:
-            _, book_rules = shown_info_lists(roster, book.rules, book.info_links, context)
-            rules.extend(book_rules)
+    profiles, rules = force_info(roster, force)
     found: State = {
         "id": force.id,
         "name": force.name,
@@ -131,6 +126,16 @@ def force_out(roster: Roster, force: Force) -> State:
     }
     found.update({k: v for k, v in optional.items() if v})
     return found
+
+
+def force_info(roster: Roster, force: Force) -> tuple[list[ShownProfile], list[ShownRule]]:
+    """A force's profiles and rules: its entry's, then its catalogue's and the game system's root rules."""
+    context = Context.of_force(roster, force)
+    profiles, rules = shown_info(roster.data, (force.entry,), context)
+    books = [force.catalogue] if force.catalogue is roster.data.game_system else [force.catalogue, roster.data.game_system]
+    for book in books:
+        rules.extend(shown_info_lists(roster, book.rules, book.info_links, context)[1])
+    return profiles, rules
 
 
 def shown_info_lists(roster: Roster, rules: list[Any], links: list[Any], context: Context) -> tuple[list[ShownProfile], list[ShownRule]]:
