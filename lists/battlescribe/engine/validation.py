@@ -211,7 +211,7 @@ class Validator:
         if constraint.type == "min" and value < limit - 1e-9:
             message = f"must have {format_number(limit - value)} more selections of {name} (minimum {format_number(limit)})"
             self.add(ValidationError(message, owner[0], owner[1], owner[2], entry_id, constraint_id or constraint.id), key)
-        elif constraint.type == "max" and value > limit + 1e-9:
+        elif constraint.type == "max" and limit >= 0 and value > limit + 1e-9:
             message = f"has too many selections of {name} (maximum {format_number(limit)})"
             if not keep_owner and owner[0] != "selection":
                 owner = ("selection", None, remap_entry or entry_id)
