@@ -80,7 +80,11 @@ def test_management_command_runs_specs():
     process = AdapterProcess()
     try:
         assert process.send({"type": "describe"})["type"] == "describeResult"
-        for name in ("selection/selection-with-cost", "constraint/constraint-errors-contain", "entry-id/entry-id-chained-links-2-hop"):
+        for name in (
+            "selection/selection-with-cost",
+            "constraint/constraint-errors-contain",
+            "entry-id/entry-id-chained-links-2-hop",
+        ):
             path = ROSTER_SPECS / f"{name}.yaml"
             result = run_spec(load_spec(path), process.send)
             assert result.passed, "\n".join(result.failures)

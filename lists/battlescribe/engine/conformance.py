@@ -20,7 +20,17 @@ import yaml
 Message = dict[str, Any]
 Send = Callable[[Message], Message]
 ENGINE = "battlescribe"
-ACTION_FIELDS = ("forceEntryId", "entryId", "catalogueId", "costTypeId", "count", "value", "customName", "customNotes", "categoryEntryId")
+ACTION_FIELDS = (
+    "forceEntryId",
+    "entryId",
+    "catalogueId",
+    "costTypeId",
+    "count",
+    "value",
+    "customName",
+    "customNotes",
+    "categoryEntryId",
+)
 
 
 class SpecFailure(Exception):
@@ -237,7 +247,9 @@ def check_state_step(spec: Message, step: Message, index: int, send: Send, resul
     result.failures.extend(checker.failures)
 
 
-def check_file_step(spec: Message, step: Message, index: int, send: Send, expressions: Expressions, result: SpecResult) -> None:
+def check_file_step(
+    spec: Message, step: Message, index: int, send: Send, expressions: Expressions, result: SpecResult
+) -> None:
     """Compare the adapter's exported roster with a snapshot."""
     answer = send({"type": "exportRosterXml"})
     if answer.get("type") != "rosterXmlResult":

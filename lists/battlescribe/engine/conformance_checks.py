@@ -79,7 +79,16 @@ class Checker:
 
     def force(self, what: str, want: Message, got: Message) -> None:
         """One force's assertions."""
-        for key in ("name", "entryId", "publicationId", "page", "catalogueName", "catalogueId", "customName", "customNotes"):
+        for key in (
+            "name",
+            "entryId",
+            "publicationId",
+            "page",
+            "catalogueName",
+            "catalogueId",
+            "customName",
+            "customNotes",
+        ):
             if key in want:
                 self.equal(f"{what}.{key}", want[key], got.get(key) or "")
         if "selectionCount" in want:
@@ -117,7 +126,15 @@ class Checker:
                 if key in want:
                     self.equal(f"{what}.{key}", want[key], got.get(key))
             self.equal(f"{what}.hidden", want.get("hidden", False), got.get("hidden", False))
-            for key in ("entryId", "page", "publicationId", "publicationName", "entryGroupId", "customName", "customNotes"):
+            for key in (
+                "entryId",
+                "page",
+                "publicationId",
+                "publicationName",
+                "entryGroupId",
+                "customName",
+                "customNotes",
+            ):
                 if key in want:
                     self.equal(f"{what}.{key}", want[key], got.get(key) or ("" if key != "page" else None))
             if "costs" in want:
@@ -135,7 +152,9 @@ class Checker:
         if len(actual) > len(expected):
             self.fail(f"{prefix} expected {len(expected)} selections but got {len(actual)}")
 
-    def named(self, kind: str, what: str, expected: list[Message], actual: list[Message], keys: tuple[str, ...]) -> list[tuple[Message, Message, str]]:
+    def named(
+        self, kind: str, what: str, expected: list[Message], actual: list[Message], keys: tuple[str, ...]
+    ) -> list[tuple[Message, Message, str]]:
         """Items matched by their key fields (in order) or by position; reports missing and extra ones."""
         pairs = []
         for index, want in enumerate(expected):
@@ -164,13 +183,19 @@ class Checker:
                 if key in want:
                     self.equal(f"{label}.{key}", want[key], got.get(key) or "")
             for characteristic in want.get("characteristics") or []:
-                found = next((c for c in got.get("characteristics") or [] if c.get("name") == characteristic.get("name")), None)
+                found = next(
+                    (c for c in got.get("characteristics") or [] if c.get("name") == characteristic.get("name")), None
+                )
                 if found is None:
                     self.fail(f"{label}.characteristic[{characteristic.get('name')}] not found")
                     continue
                 for key in ("value", "typeId"):
                     if key in characteristic:
-                        self.equal(f"{label}.characteristic[{characteristic.get('name')}].{key}", characteristic[key], found.get(key))
+                        self.equal(
+                            f"{label}.characteristic[{characteristic.get('name')}].{key}",
+                            characteristic[key],
+                            found.get(key),
+                        )
 
     def rules(self, what: str, expected: list[Message], actual: list[Message]) -> None:
         """Rules by name."""
@@ -214,7 +239,9 @@ class Checker:
             self.match_errors(expected["errorsContain"] or [], errors, exact=False)
         elif "errorCount" in expected:
             if len(errors) != expected["errorCount"]:
-                self.fail(f"expected {expected['errorCount']} error(s) but got {len(errors)}: {describe_errors(errors)}")
+                self.fail(
+                    f"expected {expected['errorCount']} error(s) but got {len(errors)}: {describe_errors(errors)}"
+                )
         elif not data_source and errors:
             self.fail(f"expected no errors (default) but got {len(errors)}: {describe_errors(errors)}")
 
@@ -239,7 +266,9 @@ class Checker:
                     used.add(index)
                     break
             else:
-                self.fail(f"expected error [on='{on}', from='{assertion.get('from')}'] not found in: {describe_errors(errors)}")
+                self.fail(
+                    f"expected error [on='{on}', from='{assertion.get('from')}'] not found in: {describe_errors(errors)}"
+                )
         if exact and len(errors) != len(assertions):
             self.fail(f"expected {len(assertions)} error(s) but got {len(errors)}: {describe_errors(errors)}")
 

@@ -84,7 +84,9 @@ def base_view(data: GameData, sources: tuple[Entry, ...], name: str) -> EntryVie
             view.constraint_values[constraint.id] = constraint.value
         for link in source.category_links:
             view.categories.append(
-                SelectionCategory(link.target_id or "", link.name or data.category_name(link.target_id or ""), link.primary, link)
+                SelectionCategory(
+                    link.target_id or "", link.name or data.category_name(link.target_id or ""), link.primary, link
+                )
             )
     for cost_type in data.cost_types:
         view.costs.setdefault(cost_type.id, 0.0)

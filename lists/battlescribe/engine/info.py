@@ -132,7 +132,17 @@ def add_group(
     apply_modifiers(group.modifiers, group.modifier_groups, context, state.apply)
     if link is not None:
         apply_modifiers(link.modifiers, link.modifier_groups, context, state.apply)
-    gather(data, group.profiles, group.rules, group.info_groups, group.info_links, context, shown_profiles, shown_rules, state.hidden)
+    gather(
+        data,
+        group.profiles,
+        group.rules,
+        group.info_groups,
+        group.info_links,
+        context,
+        shown_profiles,
+        shown_rules,
+        state.hidden,
+    )
 
 
 def show_profile(profile: Profile, context: Context, link: InfoLink | None, hidden: bool) -> ShownProfile:

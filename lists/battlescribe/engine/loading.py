@@ -68,7 +68,9 @@ class Reader:
 
     def constraint(self, data: Data) -> Constraint:
         """A constraint."""
-        return Constraint(str(data.get("id", "")), data.get("type", "max"), as_number(data.get("value")), self.query(data, "parent"))
+        return Constraint(
+            str(data.get("id", "")), data.get("type", "max"), as_number(data.get("value")), self.query(data, "parent")
+        )
 
     def condition(self, data: Data) -> Condition:
         """A condition."""
@@ -209,7 +211,8 @@ class Reader:
             modifier_groups=groups,
         )
         entry.costs = [
-            Cost(c.get("typeId") or "", c.get("name") or "", as_number(c.get("value"))) for c in self.items(data, "costs")
+            Cost(c.get("typeId") or "", c.get("name") or "", as_number(c.get("value")))
+            for c in self.items(data, "costs")
         ]
         entry.constraints = [self.constraint(c) for c in self.items(data, "constraints")]
         self.fill_children(entry, data)

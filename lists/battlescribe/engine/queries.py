@@ -183,9 +183,8 @@ def query_value(query: Query, context: Context, child_id: str | None = None, sha
 def cost_value(query: Query, container: object, roster: Roster, child: str, share: bool) -> float:
     """The sum of one cost over the selections in scope."""
     type_id = query.field
-    if child == "any" and not isinstance(container, Selection):
-        if container is roster or not isinstance(container, Force | PrimaryCategoryScope | tuple):
-            return roster.total_cost(type_id)
+    if child == "any" and container is roster:
+        return roster.total_cost(type_id)
     total = 0.0
     for selection in selections_in(container, roster, query):
         if selection_matches(selection, child, share):

@@ -56,7 +56,11 @@ def write_costs(roster: Roster, parent: Any, costs: dict[str, float], declared: 
     names = {c.id: c.name for c in roster.data.cost_types}
     order = [t for t in declared if t in costs] + [t for t in reversed(list(costs)) if t not in declared]
     for type_id in order:
-        element(holder, tag, [("name", names.get(type_id, type_id)), ("typeId", type_id), ("value", java_double(costs[type_id]))])
+        element(
+            holder,
+            tag,
+            [("name", names.get(type_id, type_id)), ("typeId", type_id), ("value", java_double(costs[type_id]))],
+        )
 
 
 def write_info(roster: Roster, parent: Any, profiles: list[ShownProfile], rules: list[ShownRule]) -> None:
@@ -69,7 +73,13 @@ def write_info(roster: Roster, parent: Any, profiles: list[ShownProfile], rules:
             node = element(
                 holder,
                 "rule",
-                [("id", roster.next_id("rule")), ("name", rule.name), ("publicationId", rule.publication_id), ("page", rule.page), ("hidden", "false")],
+                [
+                    ("id", roster.next_id("rule")),
+                    ("name", rule.name),
+                    ("publicationId", rule.publication_id),
+                    ("page", rule.page),
+                    ("hidden", "false"),
+                ],
             )
             text_child(node, "description", rule.description)
     if profiles:
@@ -124,7 +134,12 @@ def write_selection(roster: Roster, parent: Any, selection: Selection) -> None:
             element(
                 holder,
                 "category",
-                [("id", roster.next_id("category")), ("name", category.name), ("entryId", category.entry_id), ("primary", "true" if category.primary else "false")],
+                [
+                    ("id", roster.next_id("category")),
+                    ("name", category.name),
+                    ("entryId", category.entry_id),
+                    ("primary", "true" if category.primary else "false"),
+                ],
             )
 
 
@@ -164,7 +179,13 @@ def write_force(roster: Roster, parent: Any, force: Force) -> None:
         category_node = element(
             holder,
             "category",
-            [("id", category.id), ("name", category.name), ("entryId", category.entry_id), ("customName", category.custom_name or None), ("primary", "false")],
+            [
+                ("id", category.id),
+                ("name", category.name),
+                ("entryId", category.entry_id),
+                ("customName", category.custom_name or None),
+                ("primary", "false"),
+            ],
         )
         text_child(category_node, "customNotes", category.custom_notes)
     if force.forces:
@@ -246,13 +267,17 @@ def read_force(roster: Roster, node: Any, parent: Force | None) -> None:
     if entry is None:
         return
     catalogue = data.catalogues_by_id.get(node.get("catalogueId") or "") or data.catalogue(None)
-    force = Force(node.get("id") or roster.next_id("force"), entry, catalogue, parent, roster.next_serial(), name=entry.name)
+    force = Force(
+        node.get("id") or roster.next_id("force"), entry, catalogue, parent, roster.next_serial(), name=entry.name
+    )
     force.custom_name = node.get("customName")
     force.custom_notes = next((c.text for c in node if local_name(c) == "customNotes"), None)
     force.categories = [RosterCategory(roster.next_id("category"), "(No Category)", "Uncategorised")]
     for link in entry.category_links:
         target = link.target_id or ""
-        force.categories.append(RosterCategory(roster.next_id("category"), target, data.category_name(target) or link.name))
+        force.categories.append(
+            RosterCategory(roster.next_id("category"), target, data.category_name(target) or link.name)
+        )
     for category_node in children_named(node, "categories", "category"):
         for category in force.categories:
             if category.entry_id == category_node.get("entryId"):
@@ -271,7 +296,14 @@ def read_selection(roster: Roster, node: Any, force: Force, parent: Selection | 
     option = find_option(options, node.get("entryId") or "")
     if option is None:
         return
-    selection = Selection(node.get("id") or roster.next_id("selection"), option, force, parent, int(node.get("number") or 1), roster.next_serial())
+    selection = Selection(
+        node.get("id") or roster.next_id("selection"),
+        option,
+        force,
+        parent,
+        int(node.get("number") or 1),
+        roster.next_serial(),
+    )
     selection.name = option.name
     selection.custom_name = node.get("customName")
     selection.custom_notes = next((c.text for c in node if local_name(c) == "customNotes"), None)
@@ -284,8 +316,13 @@ def duplicate_force(roster: Roster, force: Force) -> Force:
     """A copy of a force with its selections, beside it."""
     from .selecting import copy_tree
 
-    copy = Force(roster.next_id("force"), force.entry, force.catalogue, force.parent, roster.next_serial(), name=force.name)
-    copy.categories = [RosterCategory(roster.next_id("category"), c.entry_id, c.name, c.custom_name, c.custom_notes) for c in force.categories]
+    copy = Force(
+        roster.next_id("force"), force.entry, force.catalogue, force.parent, roster.next_serial(), name=force.name
+    )
+    copy.categories = [
+        RosterCategory(roster.next_id("category"), c.entry_id, c.name, c.custom_name, c.custom_notes)
+        for c in force.categories
+    ]
     copy.options, copy.groups = force.options, force.groups
     copy.custom_name, copy.custom_notes = force.custom_name, force.custom_notes
     for selection in force.selections:

@@ -19,7 +19,10 @@ def is_duplicate(option: Option, seen: frozenset[str] = frozenset()) -> bool:
         return False
     seen = seen | {option.entry.id}
     for child in option.children:
-        if not (child.entry.collective or (child.link is not None and child.link.collective)) and not child.entry.hidden:
+        if (
+            not (child.entry.collective or (child.link is not None and child.link.collective))
+            and not child.entry.hidden
+        ):
             return True
         if is_duplicate(child, seen):
             return True

@@ -83,9 +83,7 @@ def selection_out(roster: Roster, selection: Selection) -> State:
         "children": [selection_out(roster, child) for child in by_name(selection.children)],
         "profiles": [profile_out(p) for p in profiles if not p.hidden],
         "rules": [rule_out(r) for r in rules if not r.hidden],
-        "categories": [
-            {"name": c.name, "entryId": c.entry_id, "primary": c.primary} for c in selection.categories
-        ],
+        "categories": [{"name": c.name, "entryId": c.entry_id, "primary": c.primary} for c in selection.categories],
     }
     optional = {
         "entryGroupId": selection.entry_group_id,
@@ -132,13 +130,17 @@ def force_info(roster: Roster, force: Force) -> tuple[list[ShownProfile], list[S
     """A force's profiles and rules: its entry's, then its catalogue's and the game system's root rules."""
     context = Context.of_force(roster, force)
     profiles, rules = shown_info(roster.data, (force.entry,), context)
-    books = [force.catalogue] if force.catalogue is roster.data.game_system else [force.catalogue, roster.data.game_system]
+    books = (
+        [force.catalogue] if force.catalogue is roster.data.game_system else [force.catalogue, roster.data.game_system]
+    )
     for book in books:
         rules.extend(shown_info_lists(roster, book.rules, book.info_links, context)[1])
     return profiles, rules
 
 
-def shown_info_lists(roster: Roster, rules: list[Any], links: list[Any], context: Context) -> tuple[list[ShownProfile], list[ShownRule]]:
+def shown_info_lists(
+    roster: Roster, rules: list[Any], links: list[Any], context: Context
+) -> tuple[list[ShownProfile], list[ShownRule]]:
     """Profiles and rules from a book's root rules and info links."""
     shown_profiles: list[ShownProfile] = []
     shown_rules: list[ShownRule] = []

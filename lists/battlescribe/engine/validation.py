@@ -94,7 +94,9 @@ class Validator:
                 owner: tuple[str, str | None, str | None] = ("roster", self.roster.id, None)
             else:
                 owner = ("force", parent.id, parent.entry.id)
-            self.compare(constraint, limit, value, owner, force.entry.id, force.entry.name, keep_owner=True, key=force.id)
+            self.compare(
+                constraint, limit, value, owner, force.entry.id, force.entry.name, keep_owner=True, key=force.id
+            )
 
     def check_force(self, force: Force) -> None:
         """A force's own constraints, its categories' and its root selections'."""
@@ -122,7 +124,12 @@ class Validator:
                     limit = view.constraint_values.get(constraint.id, constraint.value)
                     value = query_value(constraint.query, context, child_id=link.target_id, shared=True)
                     if constraint.query.scope == "parent":
-                        value = query_value(constraint.query, Context(self.roster, force, force, force), child_id=link.target_id, shared=True)
+                        value = query_value(
+                            constraint.query,
+                            Context(self.roster, force, force, force),
+                            child_id=link.target_id,
+                            shared=True,
+                        )
                     roster_category = next((c for c in force.categories if c.entry_id == link.target_id), None)
                     owner = ("category", roster_category.id if roster_category else None, link.target_id)
                     self.compare(constraint, limit, value, owner, holder.id, link.name or holder.name, keep_owner=True)
@@ -153,7 +160,9 @@ class Validator:
             owner = owner_of(parent, constraint)
             self.compare(constraint, constraint.value, value, owner, holder.id, group.name)
 
-    def group_count(self, group: GroupOption, constraint: Constraint, parent: Force | Selection, context: Context) -> float:
+    def group_count(
+        self, group: GroupOption, constraint: Constraint, parent: Force | Selection, context: Context
+    ) -> float:
         """How many selections of a group's options a constraint counts."""
         if constraint.query.field != "selections":
             return query_value(constraint.query, context, child_id=group.entry.id, shared=True)
@@ -209,13 +218,19 @@ class Validator:
         if value != value:
             return
         if constraint.type == "min" and value < limit - 1e-9:
-            message = f"must have {format_number(limit - value)} more selections of {name} (minimum {format_number(limit)})"
-            self.add(ValidationError(message, owner[0], owner[1], owner[2], entry_id, constraint_id or constraint.id), key)
+            message = (
+                f"must have {format_number(limit - value)} more selections of {name} (minimum {format_number(limit)})"
+            )
+            self.add(
+                ValidationError(message, owner[0], owner[1], owner[2], entry_id, constraint_id or constraint.id), key
+            )
         elif constraint.type == "max" and limit >= 0 and value > limit + 1e-9:
             message = f"has too many selections of {name} (maximum {format_number(limit)})"
             if not keep_owner and owner[0] != "selection":
                 owner = ("selection", None, remap_entry or entry_id)
-            self.add(ValidationError(message, owner[0], owner[1], owner[2], entry_id, constraint_id or constraint.id), key)
+            self.add(
+                ValidationError(message, owner[0], owner[1], owner[2], entry_id, constraint_id or constraint.id), key
+            )
 
     def hidden_error(self, option: Option, parent: Force | Selection, selections: list[Selection], name: str) -> None:
         """A hidden entry that is selected."""
@@ -235,7 +250,9 @@ class Validator:
             self.check_selection(child)
 
 
-def owner_of(parent: Force | Selection, constraint: Constraint, option: Node | None = None) -> tuple[str, str | None, str | None]:
+def owner_of(
+    parent: Force | Selection, constraint: Constraint, option: Node | None = None
+) -> tuple[str, str | None, str | None]:
     """Where BattleScribe reports a constraint broken under a parent."""
     scope = constraint.query.scope
     if constraint.query.field == "forces" or scope == "roster":
