@@ -18,6 +18,8 @@ from typing import Any
 import yaml
 
 Message = dict[str, Any]
+# libyaml's safe loader when PyYAML has it: it reads the suite several times faster.
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 Send = Callable[[Message], Message]
 ENGINE = "battlescribe"
 ACTION_FIELDS = (
@@ -55,7 +57,7 @@ class SpecResult:
 
 def load_spec(path: Path) -> Message:
     """A spec file (YAML 1.1 reads the key `on` as True; it is put back)."""
-    spec = yaml.safe_load(path.read_text(encoding="utf-8"))
+    spec = yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER)  # noqa: S506 - a safe loader
     spec.setdefault("id", path.stem)
     spec["_path"] = path
     return spec
