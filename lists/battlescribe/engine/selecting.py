@@ -3,6 +3,7 @@ collective children, counts and copies."""
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from .elements import Force, Selection
@@ -35,13 +36,77 @@ def is_collective(option: Option) -> bool:
 
 
 def select_option(roster: Roster, parent: Force | Selection, option: Option) -> Selection:
-    """Select an option once under a parent; returns the selection made or raised."""
+    """Select an option once under a parent; returns the selection made or raised.
+
+    A collective entry under a nested selection is chosen per model: BattleScribe gives it to
+    every model of the parent and of the parent's sibling instances.
+    """
+    if isinstance(parent, Selection) and parent.parent is not None and is_collective(option):
+        made: Selection | None = None
+        for sibling in sibling_instances(parent):
+            chosen = select_per_model(roster, sibling, option)
+            if sibling is parent:
+                made = chosen
+        if made is not None:
+            return made
+    return select_single(roster, parent, option)
+
+
+def sibling_instances(selection: Selection) -> list[Selection]:
+    """The selections of the same option beside a selection (itself included)."""
+    siblings = selection.container.children if isinstance(selection.container, Selection) else []
+    return [s for s in siblings if s.option is selection.option] or [selection]
+
+
+def select_per_model(roster: Roster, parent: Selection, option: Option) -> Selection:
+    """One of a collective option for each model of a parent."""
+    existing = None if is_duplicate(option) else next((c for c in parent.children if c.option is option), None)
+    if existing is None:
+        return new_selection(roster, parent, option)
+    for _ in range(parent.number):
+        raise_number(existing)
+    return existing
+
+
+def select_single(roster: Roster, parent: Force | Selection, option: Option) -> Selection:
+    """Raise an existing selection's number, or make a new one (at a force's root, or for entries
+    that must stay separate)."""
     if isinstance(parent, Selection) and not is_duplicate(option):
         for existing in parent.children:
             if existing.option is option:
-                existing.number += 1
+                raise_number(existing)
                 return existing
     return new_selection(roster, parent, option)
+
+
+def collective_children(selection: Selection) -> list[Selection]:
+    """The children that follow a selection's number (collective, counted on one node)."""
+    return [c for c in selection.children if is_collective(c.option) and not is_duplicate(c.option)]
+
+
+def raise_number(selection: Selection) -> None:
+    """One more of a selection; its collective children grow with it, per model."""
+    previous = selection.number
+    selection.number += 1
+    if previous <= 0:
+        return
+    for child in collective_children(selection):
+        for _ in range(math.ceil(child.number / previous)):
+            raise_number(child)
+
+
+def lower_number(selection: Selection) -> None:
+    """One fewer of a selection, removing it at the last one; its collective children shrink with it."""
+    if selection.number <= 1:
+        siblings = selection.container.children if isinstance(selection.container, Selection) else selection.force.selections
+        if selection in siblings:
+            siblings.remove(selection)
+        return
+    current = selection.number
+    for child in collective_children(selection):
+        for _ in range(math.ceil(child.number / current)):
+            lower_number(child)
+    selection.number -= 1
 
 
 def new_selection(roster: Roster, parent: Force | Selection, option: Option) -> Selection:
@@ -98,10 +163,16 @@ def select_root_defaults(roster: Roster, force: Force) -> None:
 
 
 def deselect_selection(roster: Roster, selection: Selection) -> None:
-    """Remove one of a selection: lower its number, or take the node away."""
+    """Remove one of a selection: per model for collective children, else one (or the node)."""
     parent = selection.container
+    if isinstance(parent, Selection) and is_collective(selection.option) and not is_duplicate(selection.option):
+        for sibling in sibling_instances(parent) if parent.parent is not None else [parent]:
+            child = next((c for c in sibling.children if c.option is selection.option), None)
+            for _ in range(sibling.number if child is not None else 0):
+                lower_number(child)
+        return
     if isinstance(parent, Selection) and selection.number > 1 and not is_duplicate(selection.option):
-        selection.number -= 1
+        lower_number(selection)
         return
     siblings = parent.children if isinstance(parent, Selection) else parent.selections
     siblings.remove(selection)
