@@ -4,6 +4,4 @@ tests/test_battlescribe_spec_suite.py expects every other spec to pass and every
 still fail, so this list only ever shrinks and never lies.
 """
 
-KNOWN_FAILURES: dict[str, str] = {
-    "collective-group-default-scaling": "BattleScribe scales a collective group's collective default twice (n squared); not modelled",
-}
+KNOWN_FAILURES: dict[str, str] = {}

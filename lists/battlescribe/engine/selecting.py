@@ -93,12 +93,31 @@ def raise_number(selection: Selection) -> None:
     for child in collective_children(selection):
         for _ in range(math.ceil(child.number / previous)):
             raise_number(child)
+    # BattleScribe raises a collective group's default a second time (its n-squared quirk).
+    for child in collective_group_defaults(selection):
+        for _ in range(math.ceil(child.number / previous)):
+            raise_number(child)
+
+
+def collective_group_defaults(selection: Selection) -> list[Selection]:
+    """The children chosen as defaults of the selection's collective groups."""
+    found = []
+    for group in selection.option.groups:
+        if not (group.entry.collective or (group.link is not None and group.link.collective)):
+            continue
+        default = group.default_option()
+        child = next((c for c in selection.children if default is not None and c.option is default), None)
+        if child is not None and is_collective(child.option) and not is_duplicate(child.option):
+            found.append(child)
+    return found
 
 
 def lower_number(selection: Selection) -> None:
     """One fewer of a selection, removing it at the last one; its collective children shrink with it."""
     if selection.number <= 1:
-        siblings = selection.container.children if isinstance(selection.container, Selection) else selection.force.selections
+        siblings = (
+            selection.container.children if isinstance(selection.container, Selection) else selection.force.selections
+        )
         if selection in siblings:
             siblings.remove(selection)
         return
