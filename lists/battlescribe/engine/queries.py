@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
 NAN = math.nan
 SELECTION_TYPES = ("unit", "model", "upgrade")
+STANDARD_SCOPES = {"self", "parent", "force", "roster", "primary-category", "primary-catalogue"}
 
 
 class Context:
@@ -166,7 +167,8 @@ def query_value(query: Query, context: Context, child_id: str | None = None, sha
         return NAN
     container = scope_container(query, context)
     if container is None:
-        return 0.0
+        # An entry-id scope with no such ancestor (or `ancestor`) cannot be counted at all.
+        return 0.0 if query.scope in STANDARD_SCOPES else NAN
     share = query.shared if shared is None else shared
     roster = context.roster
     if query.field == "forces":

@@ -187,8 +187,7 @@ class Validator:
         if query.scope == "self" and target is None:
             return
         if query.shared:
-            child = option.entry.id if holder.kind != ENTRY_LINK else option.id
-            value = query_value(query, context, child_id=child, shared=True)
+            value = query_value(query, context, child_id=option.entry.id, shared=True)
         else:
             value = query_value(query, context, child_id=option.id, shared=False)
         if query.percent_value:
