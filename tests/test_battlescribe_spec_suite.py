@@ -6,6 +6,7 @@ pass except those in battlescribe_spec_known_failures, which must still fail.
 """
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -58,7 +59,7 @@ class AdapterProcess:
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             text=True,
-            env={**__import__("os").environ, "DJANGO_SETTINGS_MODULE": "tests.settings"},
+            env={**os.environ, "DJANGO_SETTINGS_MODULE": "tests.settings"},
         )
         self.corr_id = 0
 

@@ -6,7 +6,6 @@ from collections.abc import Iterator
 
 from .model import (
     ENTRY_LINK,
-    SELECTION_ENTRY_GROUP,
     Catalogue,
     CostType,
     Entry,
@@ -113,12 +112,7 @@ class GameData:
 
     def link_target(self, link: Entry) -> Entry | None:
         """The entry or group an entry link points at."""
-        target = self.entries.get(link.target_id or "")
-        if target is None:
-            return None
-        if link.link_type == SELECTION_ENTRY_GROUP and target.kind != SELECTION_ENTRY_GROUP:
-            return target
-        return target
+        return self.entries.get(link.target_id or "")
 
     def root_entries(self, catalogue: Catalogue) -> list[Entry]:
         """What a force of `catalogue` may select at its root: its entries and links, the game
