@@ -1,0 +1,24 @@
+"""A BattleScribe roster engine in pure Python.
+
+This package holds everything needed to evaluate BattleScribe data (a game system and its
+catalogues) at roster time, as BattleScribe does, for any game system: the data model and its
+loading (from the conformance protocol's JSON, or from .gst/.cat XML and zipped .gstz/.catz),
+entry ids, costs, constraints, modifiers and conditions, roster state (forces, selections,
+categories), validation errors, and .ros roster files. `adapter` speaks the conformance suite's
+JSON-lines protocol over it, and `conformance` runs the suite's roster specs.
+
+It imports nothing from the rest of `lists/` and nothing from Django (only the standard library,
+lxml for XML and PyYAML for the conformance specs), so it can be used and tested on its own.
+
+Entry points:
+- `load_protocol_data(game_system, catalogues)` / `load_data_folder(path)` -> `GameData`
+- `Roster(game_data)`: `add_force`, `select_entry`, `deselect`, `set_count`, `set_cost_limit`...
+- `roster_state(roster)` and `roster.errors()`; `read_roster_xml` / `write_roster_xml` for .ros files.
+"""
+
+from .gamedata import GameData
+from .loading import load_protocol_data
+from .roster import Roster
+from .xml_loading import load_data_files, load_data_folder
+
+__all__ = ["GameData", "Roster", "load_data_files", "load_data_folder", "load_protocol_data"]
