@@ -47,13 +47,14 @@ test: lint
 	$(BIN)/python -m pytest
 
 # The suite against a local PostgreSQL server and a local Redis (installed and started by
-# scripts/postgres.sh and scripts/redis.sh): the set-up of several machines, on one.
+# scripts/postgres.sh and scripts/redis.sh): the set-up of several machines, on one. Tests that read
+# no database (marked database_free) ran in `make test` already.
 test-postgres: install-dev
 	bash scripts/install-system-packages.sh postgres redis
 	bash scripts/postgres.sh
 	bash scripts/redis.sh
 	DATABASE_URL=postgres://armybuilder:armybuilder@127.0.0.1:5432/armybuilder \
-	REDIS_URL=redis://127.0.0.1:6379/0 $(BIN)/python -m pytest
+	REDIS_URL=redis://127.0.0.1:6379/0 $(BIN)/python -m pytest -m "not database_free"
 
 bench: install-dev
 	bash scripts/install-system-packages.sh bench
