@@ -12,16 +12,14 @@ kept to be compared with ours. See docs/roster-format.md.
 
 from __future__ import annotations
 
-import io
 import math
-import zipfile
-import zlib
 from dataclasses import dataclass, field, replace
 from xml.etree.ElementTree import Element
 
 import defusedxml.ElementTree as SafeET
 from defusedxml import DefusedXmlException
 
+from lists.battlescribe.archives import ArchiveRefused, read_single_member
 from lists.rosters import battlescribe_ids
 from lists.rosters.battlescribe_ids import GROUP_KIND, LEAST, NAME, NODE_ID
 from lists.rosters.format import MAX_FILE_BYTES, Problem, RosterFile, RosterFileInvalid
@@ -54,19 +52,11 @@ def is_battlescribe(raw: bytes, filename: str = "") -> bool:
 
 
 def unzip(raw: bytes) -> bytes:
-    """The one .ros a .rosz holds, read at most MAX_XML_BYTES (header sizes are not trusted)."""
+    """The one .ros a .rosz holds, inflated to at most MAX_XML_BYTES (lists/battlescribe/archives.py)."""
     try:
-        with zipfile.ZipFile(io.BytesIO(raw)) as archive:
-            members = [info for info in archive.infolist() if not info.is_dir()]
-            if len(members) != 1:
-                raise BattleScribeRefused([f"a .rosz holds one roster file; this one holds {len(members)} files"])
-            with archive.open(members[0]) as member:
-                data = member.read(MAX_XML_BYTES + 1)
-    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError, ValueError) as exc:
-        raise BattleScribeRefused([f"not a readable .rosz (zip) file: {exc}"]) from None
-    if len(data) > MAX_XML_BYTES:
-        raise BattleScribeRefused([f"the roster inside the .rosz is larger than {MAX_XML_BYTES} bytes"])
-    return data
+        return read_single_member(raw, MAX_XML_BYTES, what="roster file")
+    except ArchiveRefused as refused:
+        raise BattleScribeRefused([f"the .rosz cannot be read: {refused}"]) from None
 
 
 def parse_xml(raw: bytes) -> Element:
