@@ -1,5 +1,6 @@
 """Hardening: deploy checks, security headers, escaping, rate limits."""
 
+import io
 import os
 import subprocess
 import sys
@@ -264,3 +265,62 @@ def test_the_access_log_never_holds_an_edit_secret(tmp_path):
     assert secret not in line
     assert '"POST /e/[secret]/units/4/?x=1 HTTP/1.1" 302 "https://lists.example.org/e/[secret]/"' in line
     assert "/e/[secret]/#roster /e/[secret]/units/4/" in line
+
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "X-Frame-Options": "DENY",
+    "Permissions-Policy": "camera=()",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+
+
+def assert_security_headers(response) -> None:
+    for header, value in SECURITY_HEADERS.items():
+        assert value in response.get(header, ""), header
+
+
+@pytest.mark.django_db
+def test_an_oversized_body_is_refused_with_every_security_header(client):
+    big = io.BytesIO(b"name: x\n" + b"#" * (2 * 1024 * 1024))
+    big.name = "roster.yaml"
+
+    response = client.post("/rosters/import/", {"file": big})
+
+    assert response.status_code == 400 and "too large" in response.content.decode()
+    assert_security_headers(response)
+
+
+@pytest.mark.django_db
+def test_a_nul_in_a_query_string_is_refused_with_every_security_header(client):
+    response = client.get("/", {"q": "a\x00b"})
+
+    assert response.status_code == 400 and "NUL character" in response.content.decode()
+    assert_security_headers(response)
+
+
+@pytest.mark.django_db
+def test_a_nul_in_a_form_field_is_refused_with_every_security_header(client):
+    response = client.post("/rosters/import/", {"text": "name: a\x00b"})
+
+    assert response.status_code == 400 and "NUL character" in response.content.decode()
+    assert_security_headers(response)
+
+
+@pytest.mark.django_db
+@override_settings(ALLOWED_HOSTS=["lists.example.org"])
+def test_a_request_for_another_host_is_refused_with_every_security_header(client):
+    response = client.get("/", HTTP_HOST="attacker.example")
+
+    assert response.status_code == 400
+    assert_security_headers(response)
+
+
+@pytest.mark.django_db
+def test_a_static_file_carries_every_security_header(client):
+    response = client.get("/static/css/site.css")
+
+    assert response.status_code == 200
+    assert_security_headers(response)
