@@ -24,14 +24,19 @@ limit_request_field_size = 8190
 
 
 class EditSecretMaskingLogger(Logger):
-    """The access log never holds an edit secret: /e/<secret>/ is masked in every field
-    (request line, path, referrer, a redirect's Location)."""
+    """The access log never holds an edit or organiser's secret, and no field can forge a line.
+
+    Every field (request line, path, referrer, user agent, a redirect's Location) is written as the
+    client sent it, never percent-decoded, with /e/<secret>/ and /events/o/<secret>/ masked and
+    control characters, quotes and backslashes escaped (`%0a` stays `%0a`; a decoded newline in the
+    path is written `\\x0a`).
+    """
 
     def atoms(self, resp, req, environ, request_time):
-        from armybuilder.middleware import mask_edit_secrets
+        from armybuilder.middleware import log_safe
 
         return {
-            key: mask_edit_secrets(value) if isinstance(value, str) else value
+            key: log_safe(value) if isinstance(value, str) else value
             for key, value in super().atoms(resp, req, environ, request_time).items()
         }
 

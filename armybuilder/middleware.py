@@ -3,7 +3,7 @@
 An edit link (/e/<secret>/) is the only key to a roster: pages that show one
 are never stored by a browser or proxy, never indexed, and the secret never
 reaches a log (Django's, through `MaskEditSecrets`; gunicorn's, through the
-logger class in armybuilder/gunicorn.py).
+logger class in armybuilder/gunicorn.py, which also escapes control characters).
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from __future__ import annotations
 import ipaddress
 import logging
 import re
-from urllib.parse import unquote
 
 from django.conf import settings
 from django.shortcuts import render
@@ -23,21 +22,67 @@ PRIVATE_ROUTES = ("e/", "rosters/", "events/o/")
 EDIT_SECRET = re.compile(r"/(e|events/o)/[^/?#\s\"']+")
 
 
+PERCENT_ESCAPES = 5  # a path encoded more often than this is not one any browser sends
+HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+# What a log line may not hold as it is: control characters (a newline forges a line, ESC drives a
+# terminal), other unprintable ones (bidi overrides, line separators), and the quote and backslash
+# that delimit and escape fields. Everything printable is written as it came.
+UNSAFE_IN_LOG = re.compile(r"[^ !#-\[\]-~]")
+
+
+def _decoded_with_spans(text: str) -> list[tuple[str, int, int]]:
+    """The text percent-decoded (as often as it was encoded), each character with the span of `text` it came from."""
+    chars = [(char, index, index + 1) for index, char in enumerate(text)]
+    for _ in range(PERCENT_ESCAPES):
+        decoded, index = [], 0
+        while index < len(chars):
+            digits = chars[index + 1 : index + 3]
+            if chars[index][0] == "%" and len(digits) == 2 and all(char in HEX_DIGITS for char, _, _ in digits):
+                code = int(digits[0][0] + digits[1][0], 16)
+                decoded.append((chr(code), chars[index][1], digits[1][2]))
+                index += 3
+            else:
+                decoded.append(chars[index])
+                index += 1
+        if len(decoded) == len(chars):
+            break
+        chars = decoded
+    return chars
+
+
 def mask_edit_secrets(text: str) -> str:
     """The text with every edit or organiser's secret (/e/<secret>/, /events/o/<secret>/) replaced by a
-    placeholder.
+    placeholder, and everything else as it was given.
 
-    A path percent-encoded (`/%65/<secret>/`, `/e%2F<secret>/`) opens the editor too: such text is
-    decoded first (as often as it was encoded), so the secret is found however it was written.
+    A path percent-encoded (`/%65/<secret>/`, `/e%2F<secret>/`) opens the editor too: the secret is
+    looked for in the text decoded (as often as it was encoded), and the encoded span holding it is
+    replaced; nothing decoded is ever written, so `%0a` stays `%0a` and forges no log line.
     """
-    for _ in range(5):
-        if "%" not in text:
-            break
-        decoded = unquote(text)
-        if decoded == text:
-            break
-        text = decoded
-    return EDIT_SECRET.sub(lambda match: f"/{match.group(1)}/[secret]", text)
+    if "%" not in text:
+        return EDIT_SECRET.sub(lambda match: f"/{match.group(1)}/[secret]", text)
+    chars = _decoded_with_spans(text)
+    decoded = "".join(char for char, _, _ in chars)
+    pieces, done = [], 0
+    for match in EDIT_SECRET.finditer(decoded):
+        start, end = chars[match.start()][1], chars[match.end() - 1][2]
+        pieces += [text[done:start], f"/{match.group(1)}/[secret]"]
+        done = end
+    return "".join([*pieces, text[done:]])
+
+
+def _log_character(match: re.Match) -> str:
+    char = match.group()
+    if ord(char) > 0x7F and char.isprintable():  # letters of any script are written as they are
+        return char
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def log_safe(text: str) -> str:
+    """Text for one field of a log line: secrets masked, and every character that could forge a line, drive a
+    terminal or break the field (a control character, a quote, a backslash) written as an escape
+    (`\\x0a`, `\\x1b`, `\\x22`), as nginx does."""
+    return UNSAFE_IN_LOG.sub(_log_character, mask_edit_secrets(text))
 
 
 class MaskEditSecrets(logging.Filter):

@@ -51,15 +51,18 @@ INSTALLED_APPS = [
     "lists",
 ]
 
+# The middleware that set the security headers come first, so they wrap every other: an answer given
+# by any layer inside them (a body over the limit or a NUL refused, a static file, a host refused,
+# the redirect to https) carries the headers too.
 MIDDLEWARE = [
+    "csp.middleware.CSPMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "armybuilder.middleware.PrivacyHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "armybuilder.middleware.RefuseNulCharactersMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "armybuilder.middleware.PrivacyHeadersMiddleware",
-    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django_ratelimit.middleware.RatelimitMiddleware",
 ]

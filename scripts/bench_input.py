@@ -1,8 +1,11 @@
 """Hostile-input figures (`make bench` runs it): a file's refusal must cost time linear in its size.
 
 Prints how long a YAML and a JSON roster file of many unknown keys (just under the
-512 KB cap) take to be refused; a refusal is located problem by problem, so a
-quadratic step shows here long before it reaches a visitor.
+512 KB cap) take to be refused, and every reader's hostile shapes at 128, 256 and
+512 KB (a .ros of empty forces or of unknown selections, a text roster of stray
+lines or of one-unit forces): a refusal is located problem by problem, so a
+quadratic step shows here long before it reaches a visitor (the time must about
+double with the size, not quadruple).
 """
 
 from __future__ import annotations
@@ -32,7 +35,46 @@ django.setup()
 from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 
+from lists.rosters import battlescribe_ids  # noqa: E402
 from lists.rosters.files import RosterFileInvalid, load_roster_file  # noqa: E402
+
+SIZES_KB = (128, 256, 512)
+
+
+def repeated(head: str, item: str, tail: str, kilobytes: int) -> bytes:
+    """head, then item as often as fits in `kilobytes` (less a little, to stay under the cap), then tail."""
+    room = kilobytes * 1024 - len(head) - len(tail) - 64
+    return (head + item * (room // len(item)) + tail).encode()
+
+
+def empty_forces_ros(kilobytes: int) -> bytes:
+    system = battlescribe_ids.ids()["game_system"]["id"]
+    return repeated(f'<roster gameSystemId="{system}"><forces>', "<force/>", "</forces></roster>", kilobytes)
+
+
+def unknown_selections_ros(kilobytes: int) -> bytes:
+    known = battlescribe_ids.ids()
+    system, catalogue = known["game_system"]["id"], next(iter(known["catalogues"].values()))["id"]
+    head = f'<roster gameSystemId="{system}"><forces><force catalogueId="{catalogue}"><selections>'
+    return repeated(head, '<selection entryId="x"/>', "</selections></force></forces></roster>", kilobytes)
+
+
+def stray_lines_text(kilobytes: int) -> bytes:
+    head = "Hostile\nSkirmish · Blue army [skirmish/blue]\n\n"
+    return repeated(head, "Platoon\n   65 pts  Rifle squad [rifle-squad]\nRegular\nstray line\n", "", kilobytes)
+
+
+def one_unit_forces_text(kilobytes: int) -> bytes:
+    head = "Hostile\nSkirmish · Blue army [skirmish/blue]\n"
+    return repeated(head, "\nPlatoon\n   65 pts  Rifle squad [rifle-squad]\nRegular\n", "", kilobytes)
+
+
+READER_SHAPES = (
+    (empty_forces_ros, "roster.ros", ".ros of empty <force/> elements"),
+    (unknown_selections_ros, "roster.ros", ".ros of unknown selections"),
+    (stray_lines_text, "roster.txt", "text roster with a stray line per unit"),
+    (one_unit_forces_text, "roster.txt", "text roster of one-unit forces"),
+)
 
 
 def unknown_keys_yaml(count: int) -> bytes:
@@ -74,9 +116,16 @@ def main() -> None:
             label = f"{count:,} unknown keys, {shape}, {len(raw) // 1024} KB"
             print(f"  {label:<58} {seconds * 1000:>9.0f} ms  ({problems} problems reported)")
 
-    print("Editor changes on a large roster (each checked as an import, saved in place)")
     call_command("migrate", verbosity=0)
     call_command("loadpacks", packs_dir=ROOT / "tests" / "fixtures" / "packs", verbosity=0)
+    print("Refusing every reader's hostile shapes (target: time doubling with the size; at most 50 problems told)")
+    for make, name, shape in READER_SHAPES:
+        for kilobytes in SIZES_KB:
+            seconds, problems = refusal_seconds(make(kilobytes), name)
+            label = f"{shape}, {kilobytes} KB"
+            print(f"  {label:<58} {seconds * 1000:>9.0f} ms  ({problems} problems reported)")
+
+    print("Editor changes on a large roster (each checked as an import, saved in place)")
     for count in (50, 399):
         client = Client()
         units = "".join("  - {unit: rifle-squad}\n" for _ in range(count))

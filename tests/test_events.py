@@ -104,11 +104,42 @@ def test_the_table_shows_each_verdict_with_its_findings(client):
     assert [f["code"] for f in rows["Cleo"]["findings"]] == ["event.army_not_allowed"]
     assert "Armies of Germany" in rows["Cleo"]["findings"][0]["message"]
     assert set(rows["Anna"]) == {
-        "player", "roster_name", "army", "points", "order_dice", "valid", "findings", "fingerprint", "submitted_at", "url"
+        "player", "roster_name", "army", "points", "order_dice", "valid", "findings", "fingerprint", "submitted_at",
+        "id", "list_url",
     }  # fmt: skip
-    assert client.get(rows["Ben"]["url"]).status_code == 200
+    client.post(f"{organiser}publish/")
+    assert rows["Ben"]["list_url"] == f"http://testserver{public}lists/{rows['Ben']['id']}/"
+    assert client.get(rows["Ben"]["list_url"]).status_code == 200
     html = client.get(organiser).content.decode()
     assert html.count("Not legal</span>") == 2 and "event.army_not_allowed" in html
+
+
+def test_no_export_holds_the_organiser_s_secret_link(client):
+    organiser, _, _ = three_players(client)
+    secret = organiser.rstrip("/").split("/")[-1]
+    for export in ("submissions.json", "submissions.csv"):
+        response = client.get(f"{organiser}{export}")
+        assert response.status_code == 200
+        assert secret not in response.content.decode() and "/events/o/" not in response.content.decode(), export
+
+
+FORMULA_PLAYERS = ['=HYPERLINK("http://x.example")', "Anna;=1+1", "Ben, +2", "Cleo\t-3", "@SUM(A1)", "Dan;\t=4"]
+
+
+def test_no_csv_cell_is_a_formula_whatever_delimiter_the_spreadsheet_splits_on(client):
+    organiser, public = create_event(client)
+    for player in FORMULA_PLAYERS:
+        assert submit_file(client, public, player, german()).status_code == 200
+    text = client.get(f"{organiser}submissions.csv").content.decode()
+
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert sorted(row["player"] for row in rows) == sorted(
+        ['\'=HYPERLINK("http://x.example")', "Anna;'=1+1", "Ben, '+2", "Cleo\t'-3", "'@SUM(A1)", "Dan;'\t'=4"]
+    )
+    for delimiter in (",", ";", "\t"):  # as a spreadsheet that splits on it, even inside quotes, would see it
+        for line in text.splitlines():
+            for cell in line.split(delimiter):
+                assert not cell.lstrip('" ').startswith(("=", "+", "-", "@", "\t", "\r")), (delimiter, line)
 
 
 def test_order_dice_cap_applies_to_every_list(client):

@@ -5,6 +5,7 @@ import re
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 
 from lists.models import Roster
 from lists.web import offline_views
@@ -112,3 +113,28 @@ def test_the_share_page_offers_to_keep_the_roster_offline(client):
     assert "Keep offline on this device" in html
     assert f'data-cards="/r/{roster.share_id}/cards.pdf?card=poker&amp;paper=a4"' in html
     assert f'data-list="/r/{roster.share_id}/list.pdf"' in html
+
+
+PRODUCTION_STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+
+
+@pytest.fixture
+def production_static_files(tmp_path, settings):
+    """The static files as `make serve` has them: collected with hashed names into their own folder."""
+    settings.STATIC_ROOT = tmp_path / "static"
+    settings.STORAGES = PRODUCTION_STORAGES
+    call_command("collectstatic", interactive=False, verbosity=0)
+
+
+@pytest.mark.usefixtures("production_static_files")
+def test_the_service_worker_is_served_under_the_production_static_storage(client):
+    response = client.get("/sw.js")
+
+    assert response.status_code == 200
+    config = worker_config(client)
+    assert config["staticPrefix"] == "/static/"
+    assert all(re.fullmatch(r"/static/.+\.[0-9a-f]{12}\.(css|js|png)", url) for url in config["staticFiles"])
+    assert client.get("/manifest.webmanifest").status_code == 200

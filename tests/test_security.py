@@ -1,5 +1,6 @@
 """Hardening: deploy checks, security headers, escaping, rate limits."""
 
+import io
 import os
 import subprocess
 import sys
@@ -264,3 +265,127 @@ def test_the_access_log_never_holds_an_edit_secret(tmp_path):
     assert secret not in line
     assert '"POST /e/[secret]/units/4/?x=1 HTTP/1.1" 302 "https://lists.example.org/e/[secret]/"' in line
     assert "/e/[secret]/#roster /e/[secret]/units/4/" in line
+
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "X-Frame-Options": "DENY",
+    "Permissions-Policy": "camera=()",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+
+
+def assert_security_headers(response) -> None:
+    for header, value in SECURITY_HEADERS.items():
+        assert value in response.get(header, ""), header
+
+
+@pytest.mark.django_db
+def test_an_oversized_body_is_refused_with_every_security_header(client):
+    big = io.BytesIO(b"name: x\n" + b"#" * (2 * 1024 * 1024))
+    big.name = "roster.yaml"
+
+    response = client.post("/rosters/import/", {"file": big})
+
+    assert response.status_code == 400 and "too large" in response.content.decode()
+    assert_security_headers(response)
+
+
+@pytest.mark.django_db
+def test_a_nul_in_a_query_string_is_refused_with_every_security_header(client):
+    response = client.get("/", {"q": "a\x00b"})
+
+    assert response.status_code == 400 and "NUL character" in response.content.decode()
+    assert_security_headers(response)
+
+
+@pytest.mark.django_db
+def test_a_nul_in_a_form_field_is_refused_with_every_security_header(client):
+    response = client.post("/rosters/import/", {"text": "name: a\x00b"})
+
+    assert response.status_code == 400 and "NUL character" in response.content.decode()
+    assert_security_headers(response)
+
+
+@pytest.mark.django_db
+@override_settings(ALLOWED_HOSTS=["lists.example.org"])
+def test_a_request_for_another_host_is_refused_with_every_security_header(client):
+    response = client.get("/", HTTP_HOST="attacker.example")
+
+    assert response.status_code == 400
+    assert_security_headers(response)
+
+
+@pytest.mark.django_db
+def test_a_static_file_carries_every_security_header(client):
+    response = client.get("/static/css/site.css")
+
+    assert response.status_code == 200
+    assert_security_headers(response)
+
+
+def written_access_log(folder: Path, environ: dict, headers: list[tuple[str, str]], log_format: str) -> str:
+    """What gunicorn's access log (with the project's logger) writes for one request."""
+    import datetime
+    import types
+
+    from gunicorn.config import Config
+
+    from armybuilder.gunicorn import EditSecretMaskingLogger
+
+    config = Config()
+    config.set("accesslog", str(folder / "access.log"))
+    config.set("access_log_format", log_format)
+    logger = EditSecretMaskingLogger(config)
+    response = types.SimpleNamespace(status="404 Not Found", sent=0, headers=[])
+    base = {"REQUEST_METHOD": "GET", "SERVER_PROTOCOL": "HTTP/1.1", "REMOTE_ADDR": "203.0.113.1"}
+    logger.access(response, types.SimpleNamespace(headers=headers), {**base, **environ}, datetime.timedelta())
+    for handler in logger.access_log.handlers:
+        handler.flush()
+    return (folder / "access.log").read_text()
+
+
+FORGED = '203.0.113.66 - - [01/Jan/2030:00:00:00 +0000] "GET /admin/ HTTP/1.1" 200'
+
+
+def test_an_encoded_newline_in_the_path_forges_no_access_log_line(tmp_path):
+    raw = "/r/abc/%0a" + FORGED.replace(" ", "%20").replace('"', "%22")
+    environ = {"RAW_URI": raw, "PATH_INFO": "/r/abc/\n" + FORGED}
+
+    text = written_access_log(tmp_path, environ, [], '%(h)s "%(r)s" %(U)s')
+
+    assert text.count("\n") == 1
+    assert f'"GET {raw} HTTP/1.1"' in text  # the request line as it was sent, never decoded
+    assert "/r/abc/\\x0a203.0.113.66" in text  # the decoded path with its newline escaped
+
+
+def test_control_characters_in_any_access_log_field_are_escaped(tmp_path):
+    agent = "curl\x1b[2J\x00\r\nevil"
+    environ = {"RAW_URI": "/%1b[2J%00", "PATH_INFO": "/\x1b[2J\x00", "HTTP_USER_AGENT": agent}
+
+    text = written_access_log(tmp_path, environ, [("USER-AGENT", agent)], '"%(r)s" %(U)s "%(a)s"')
+
+    assert text == '"GET /%1b[2J%00 HTTP/1.1" /\\x1b[2J\\x00 "curl\\x1b[2J\\x00\\x0d\\x0aevil"\n'
+
+
+def test_an_organiser_s_secret_is_masked_in_the_raw_request_line_however_it_is_encoded(tmp_path):
+    secret = "Qw8-organiser_Secret0123456789abcdefghijk"
+    raw = f"/events%2Fo/{secret}/submissions.csv?x=%0a"
+
+    text = written_access_log(tmp_path, {"RAW_URI": raw, "PATH_INFO": raw}, [], '"%(r)s"')
+
+    assert secret not in text
+    assert text == '"GET /events/o/[secret]/submissions.csv?x=%0a HTTP/1.1"\n'
+
+
+@pytest.mark.django_db
+def test_django_s_log_of_a_path_holding_an_encoded_newline_stays_one_line(client, caplog):
+    from armybuilder.middleware import MaskEditSecrets
+
+    client.get("/no-such-page%250aforged-line/")
+
+    record = next(r for r in caplog.records if r.name == "django.request")
+    MaskEditSecrets().filter(record)
+    assert "\n" not in record.getMessage() and "%0aforged-line" in record.getMessage()

@@ -3,7 +3,8 @@
 `run.import_data` (the `import_battlescribe` command) reads the XML (`reader`,
 `nodes`) and writes YAML packs under `lists/packs/` by the format's concepts:
 entry ids, costs, constraints, conditions, forces, units and their options.
-Roster files in BattleScribe's format are read and written in `lists.rosters`.
+Roster files in BattleScribe's format are read and written in `lists.rosters`;
+every zipped file (`.rosz`, `.gstz`, `.catz`) is inflated by `archives`, with a bound.
 
 May import: the standard library and its own modules; nothing else of `lists/`.
 """

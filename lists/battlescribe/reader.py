@@ -7,12 +7,13 @@ memory. Namespaces are stripped: the tags are the same in both schemas.
 
 from __future__ import annotations
 
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from xml.etree.ElementTree import Element
 
 from defusedxml import DefusedXmlException, ElementTree
+
+from lists.battlescribe.archives import ArchiveRefused, read_single_member
 
 MAX_FILE_BYTES = 20_000_000
 DATA_SUFFIXES = (".gst", ".gstz", ".cat", ".catz")
@@ -22,17 +23,15 @@ class DataError(Exception):
     """A data file that cannot be used (not XML, too large, no game system...)."""
 
 
-def _read_bytes(path: Path) -> bytes:
+def _read_bytes(path: Path, max_bytes: int = MAX_FILE_BYTES) -> bytes:
+    """A data file's bytes; a zipped one inflated to at most `max_bytes` (lists/battlescribe/archives.py)."""
     if path.suffix in (".gstz", ".catz"):
-        with zipfile.ZipFile(path) as archive:
-            members = [info for info in archive.infolist() if not info.is_dir()]
-            if len(members) != 1:
-                raise DataError(f"{path.name}: a zipped data file holds exactly one file, not {len(members)}")
-            if members[0].file_size > MAX_FILE_BYTES:
-                raise DataError(f"{path.name}: larger than {MAX_FILE_BYTES} bytes unzipped")
-            return archive.read(members[0])
-    if path.stat().st_size > MAX_FILE_BYTES:
-        raise DataError(f"{path.name}: larger than {MAX_FILE_BYTES} bytes")
+        try:
+            return read_single_member(path, max_bytes, what="data file")
+        except ArchiveRefused as refused:
+            raise DataError(f"{path.name}: {refused}") from None
+    if path.stat().st_size > max_bytes:
+        raise DataError(f"{path.name}: larger than {max_bytes} bytes")
     return path.read_bytes()
 
 

@@ -12,20 +12,19 @@ kept to be compared with ours. See docs/roster-format.md.
 
 from __future__ import annotations
 
-import io
 import math
-import zipfile
-import zlib
 from dataclasses import dataclass, field, replace
 from xml.etree.ElementTree import Element
 
 import defusedxml.ElementTree as SafeET
 from defusedxml import DefusedXmlException
 
+from lists.battlescribe.archives import ArchiveRefused, read_single_member
 from lists.rosters import battlescribe_ids
 from lists.rosters.battlescribe_ids import GROUP_KIND, LEAST, NAME, NODE_ID
-from lists.rosters.format import MAX_FILE_BYTES, Problem, RosterFile, RosterFileInvalid
+from lists.rosters.format import MAX_FILE_BYTES, MAX_PROBLEMS, Problem, RosterFile, RosterFileInvalid
 from lists.rosters.resolving import resolve
+from lists.rules.validation import FORCES_MAX
 
 MAX_XML_BYTES = 512 * 1024  # after decompression, as for every roster file
 MAX_DEPTH = 40  # elements nested deeper than any roster needs are refused (reading them recurses)
@@ -35,10 +34,12 @@ TRANSPORT_NOTE = "Transport: "  # our note on a unit riding another (BattleScrib
 
 
 class BattleScribeRefused(Exception):
-    """The file cannot be used; `problems` names every reason (and every unmapped selection)."""
+    """The file cannot be used; `problems` names every reason (and every unmapped selection), up to
+    MAX_PROBLEMS: past them reading stops (`stopped`)."""
 
-    def __init__(self, problems: list[str]):
+    def __init__(self, problems: list[str], stopped: bool = False):
         self.problems = problems
+        self.stopped = stopped
         super().__init__("; ".join(problems))
 
 
@@ -54,19 +55,11 @@ def is_battlescribe(raw: bytes, filename: str = "") -> bool:
 
 
 def unzip(raw: bytes) -> bytes:
-    """The one .ros a .rosz holds, read at most MAX_XML_BYTES (header sizes are not trusted)."""
+    """The one .ros a .rosz holds, inflated to at most MAX_XML_BYTES (lists/battlescribe/archives.py)."""
     try:
-        with zipfile.ZipFile(io.BytesIO(raw)) as archive:
-            members = [info for info in archive.infolist() if not info.is_dir()]
-            if len(members) != 1:
-                raise BattleScribeRefused([f"a .rosz holds one roster file; this one holds {len(members)} files"])
-            with archive.open(members[0]) as member:
-                data = member.read(MAX_XML_BYTES + 1)
-    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError, ValueError) as exc:
-        raise BattleScribeRefused([f"not a readable .rosz (zip) file: {exc}"]) from None
-    if len(data) > MAX_XML_BYTES:
-        raise BattleScribeRefused([f"the roster inside the .rosz is larger than {MAX_XML_BYTES} bytes"])
-    return data
+        return read_single_member(raw, MAX_XML_BYTES, what="roster file")
+    except ArchiveRefused as refused:
+        raise BattleScribeRefused([f"the .rosz cannot be read: {refused}"]) from None
 
 
 def parse_xml(raw: bytes) -> Element:
@@ -135,6 +128,12 @@ class Reading:
     problems: list[str] = field(default_factory=list)
     armies: set[str] = field(default_factory=set)
 
+    def problem(self, text: str) -> None:
+        """One more reason the file cannot be used; past MAX_PROBLEMS, reading stops (its time stays bounded)."""
+        if len(self.problems) == MAX_PROBLEMS:
+            raise BattleScribeRefused(self.problems, stopped=True)
+        self.problems.append(text)
+
 
 def read_roster(raw: bytes) -> Reading:
     """Map a .ros/.rosz to our roster document; BattleScribeRefused lists every reason it cannot be."""
@@ -157,19 +156,14 @@ def read_roster(raw: bytes) -> Reading:
             value = int(float(text)) if len(text) <= 12 and text.replace(".", "", 1).isdigit() else 0
             if value > 0:
                 reading.document["points_limit"] = value
-    forces = []
-    pending = items(root, "forces", "force")
-    while pending:  # New Recruit nests forces inside forces: each is a platoon of its own
-        force = pending.pop(0)
-        forces.append(force)
-        pending[0:0] = items(force, "forces", "force")
+    forces = _forces(root)
     if not forces:
-        reading.problems.append("the roster holds no force")
+        reading.problem("the roster holds no force")
     reading.document["forces"] = [_force(force, index, reading) for index, force in enumerate(forces)]
     if len(reading.armies) > 1:
-        reading.problems.append(f"the forces choose different theatre lists: {', '.join(sorted(reading.armies))}")
+        reading.problem(f"the forces choose different theatre lists: {', '.join(sorted(reading.armies))}")
     elif not reading.armies and forces:
-        reading.problems.append("no force chooses a theatre list (a Theatre Selector entry)")
+        reading.problem("no force chooses a theatre list (a Theatre Selector entry)")
     else:
         reading.document["army"] = next(iter(reading.armies), "")
     reading.file_total = sum(subtree_points(s) for f in forces for s in items(f, "selections", "selection"))
@@ -178,24 +172,42 @@ def read_roster(raw: bytes) -> Reading:
     return reading
 
 
+def _forces(root: Element) -> list[Element]:
+    """Every force in document order: New Recruit nests forces inside forces, each a platoon of its own.
+
+    A roster holds at most FORCES_MAX: one more refuses the file at once, before any force is read.
+    """
+    forces: list[Element] = []
+    pending = items(root, "forces", "force")[::-1]  # a stack, next force last: linear however they nest
+    while pending:
+        force = pending.pop()
+        forces.append(force)
+        if len(forces) > FORCES_MAX:
+            raise BattleScribeRefused(
+                [f"the roster holds more than {FORCES_MAX} forces (platoons), the most one holds"]
+            )
+        pending.extend(items(force, "forces", "force")[::-1])
+    return forces
+
+
 def _force(force: Element, index: int, reading: Reading) -> dict:
     entry_id = force.get("entryId") or ""
     organisation = battlescribe_ids.organisation_by_id().get(entry_id)
     if organisation is None:
-        reading.problems.append(
+        reading.problem(
             f"force {force.get('name') or index + 1} ({entry_id}): not a force entry of the Bolt Action data"
         )
     units: list[dict] = []
     nation = battlescribe_ids.nation_by_catalogue_id().get(force.get("catalogueId") or "")
     if nation is None:
-        reading.problems.append(
+        reading.problem(
             f"force {force.get('name') or index + 1}: catalogue {force.get('catalogueName') or ''} "
             f"({force.get('catalogueId')}) is not one of the Bolt Action catalogues converted"
         )
         return {"units": units}
     for selection in items(force, "selections", "selection"):
         if not _top_selection(nation, selection, units, reading):
-            reading.problems.append(f"{named(selection)}: not an entry of the Bolt Action data a force may hold")
+            reading.problem(f"{named(selection)}: not an entry of the Bolt Action data a force may hold")
     name = (force.get("customName") or "").strip()
     document = {"units": units}
     if name:
@@ -211,9 +223,7 @@ def _top_selection(nation: str, selection: Element, units: list[dict], reading: 
     unit_keys = battlescribe_ids.units_by_chain().get((nation, chain))
     if unit_keys:
         if number_of(selection) != 1:
-            reading.problems.append(
-                f"{named(selection)}: {selection.get('number')} units in one selection; give each its own"
-            )
+            reading.problem(f"{named(selection)}: {selection.get('number')} units in one selection; give each its own")
         units.append(_unit(selection, _by_category(selection, unit_keys), reading))
         return True
     army_key = battlescribe_ids.army_by_chain().get((nation, chain))
@@ -226,9 +236,7 @@ def _top_selection(nation: str, selection: Element, units: list[dict], reading: 
     # A wrapper (the Theatre Selector, an officer entry holding his rank): every child must be read.
     for child in children:
         if not _top_selection(nation, child, units, reading):
-            reading.problems.append(
-                f"{named(child)}: not an entry the Bolt Action data offers under {named(selection)}"
-            )
+            reading.problem(f"{named(child)}: not an entry the Bolt Action data offers under {named(selection)}")
     return True
 
 
@@ -282,7 +290,7 @@ def _content(
     """A selection under a unit: an option, its quality, its men or a compulsory part; else a problem."""
     record = tree.get(selection.get("entryId") or "")
     if record is None:
-        reading.problems.append(f"{named(selection)}: not an entry of {unit_name} in the Bolt Action data")
+        reading.problem(f"{named(selection)}: not an entry of {unit_name} in the Bolt Action data")
         return
     number = number_of(selection)
     if record[NODE_ID] in options_by_id:
@@ -300,7 +308,7 @@ def _content(
         if first in QUALITIES:
             found["men_quality"] = first
     elif record[LEAST] < 1 and record[GROUP_KIND] != "default":
-        reading.problems.append(
+        reading.problem(
             f"{named(selection)}: an option of {unit_name} our Bolt Action data does not offer "
             "(left out when the data was converted; see the import report)"
         )
@@ -317,7 +325,8 @@ def load_battlescribe(raw: bytes):
         reading = read_roster(raw)
         entry = RosterFile.model_validate(reading.document)
     except BattleScribeRefused as refused:
-        raise RosterFileInvalid([Problem("", problem) for problem in refused.problems]) from None
+        problems = [Problem("", problem) for problem in refused.problems]
+        raise RosterFileInvalid(problems, stopped=refused.stopped) from None
     except ValueError as exc:  # pydantic's ValidationError: a value our format cannot hold
         raise RosterFileInvalid([Problem("", f"the roster cannot be read: {exc}")]) from None
     resolved = resolve(entry)

@@ -120,12 +120,17 @@ class Problem:
 
 
 MAX_PROBLEMS = 50  # a file with thousands of problems is told its first ones: the page and any log stay small
+STOPPED = f"and more problems: the file was read no further than its first {MAX_PROBLEMS}; fix these first"
 
 
 class RosterFileInvalid(Exception):
-    def __init__(self, problems: list[Problem], more: int = 0):
+    """A file that cannot be used: at most MAX_PROBLEMS problems, then a last line saying how many more there are
+    (`more`), or that reading stopped there (`stopped`: the readers stop at the cap, so their time is bounded)."""
+
+    def __init__(self, problems: list[Problem], more: int = 0, stopped: bool = False):
         more += max(0, len(problems) - MAX_PROBLEMS)
-        if more:
-            problems = [*problems[:MAX_PROBLEMS], Problem("", f"and {more:,} more problems; fix these first")]
+        if more or stopped:
+            last = f"and {more:,} more problems; fix these first" if more and not stopped else STOPPED
+            problems = [*problems[:MAX_PROBLEMS], Problem("", last)]
         self.problems = problems
         super().__init__("; ".join(str(problem) for problem in problems))

@@ -125,19 +125,26 @@ def _json_mapping(pairs: list[tuple[str, Any]]) -> dict:
     return mapping
 
 
-def _depth(value: Any, limit: int = MAX_DEPTH) -> int:
+def _check_json_structure(value: Any) -> None:
+    """Refuse nesting deeper than MAX_DEPTH and oversized mappings or lists, as YAML's `_check_events` does:
+    at the first one met, in one walk, before any field is checked."""
     stack = [(value, 1)]
-    deepest = 0
     while stack:
         item, depth = stack.pop()
-        deepest = max(deepest, depth)
-        if deepest > limit:
-            return deepest
+        if depth > MAX_DEPTH:
+            raise RosterFileInvalid([Problem("", f"nested more than {MAX_DEPTH} levels deep")])
         if isinstance(item, dict):
+            if len(item) > MAX_KEYS:
+                raise RosterFileInvalid(
+                    [Problem("", f"a mapping of more than {MAX_KEYS} keys: no roster file has near as many")]
+                )
             stack.extend((v, depth + 1) for v in item.values())
         elif isinstance(item, list):
+            if len(item) > MAX_ITEMS:
+                raise RosterFileInvalid(
+                    [Problem("", f"a list of more than {MAX_ITEMS} items: no roster file has near as many")]
+                )
             stack.extend((v, depth + 1) for v in item)
-    return deepest
 
 
 def decoded_text(raw: bytes) -> str:
@@ -170,8 +177,7 @@ def parse(raw: bytes, filename: str = "") -> tuple[dict, yaml.Node | None]:
                 if isinstance(exc, json.JSONDecodeError):
                     raise
                 raise RosterFileInvalid([Problem("", f"not valid JSON: {exc}")]) from None
-            if _depth(data) > MAX_DEPTH:
-                raise RosterFileInvalid([Problem("", f"nested more than {MAX_DEPTH} levels deep")])
+            _check_json_structure(data)
         else:
             _check_events(text)
             loader = _SafeLoader(text)

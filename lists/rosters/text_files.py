@@ -8,15 +8,17 @@ gives and checks it the same way. See docs/roster-format.md, "Text rosters".
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass, field
 
 from lists import models
 from lists.gamedata.snapshot import RosterSnapshot, UnitChoice
-from lists.rosters.format import Problem, RosterFileInvalid
+from lists.rosters.format import MAX_PROBLEMS, MAX_UNITS, Problem, RosterFileInvalid
 from lists.rosters.parsing import check_document, decoded_text
 from lists.rosters.resolving import resolve
 from lists.rules.pricing import house_rule_points
+from lists.rules.validation import FORCES_MAX
 
 SEPARATOR = " · "
 TOTAL_PREFIX = "Total:"
@@ -135,6 +137,24 @@ class _Text:
     document: dict = field(default_factory=dict)
     lines: dict[str, int] = field(default_factory=dict)
     problems: list[tuple[int, str]] = field(default_factory=list)
+    units: int = 0  # units read so far, in every force
+    stopped: bool = False  # more problems than MAX_PROBLEMS: the text was read no further
+
+    def problem(self, number: int, message: str) -> None:
+        """A problem of the text's layout at line `number`; past MAX_PROBLEMS, reading stops."""
+        if len(self.problems) == MAX_PROBLEMS:
+            self.stopped = True
+            raise _Stopped
+        self.problems.append((number, message))
+
+    def refuse(self, number: int, message: str) -> None:
+        """A limit no roster passes, met at line `number`: the text is refused with it, read no further."""
+        self.problems.append((number, message))
+        raise _Stopped
+
+
+class _Stopped(Exception):
+    """The text is read no further (lists/rosters/text_files.py `_Text.problem`, `_Text.refuse`)."""
 
 
 def _normal(text: str) -> str:
@@ -159,27 +179,33 @@ def _find_game(ref: str) -> models.GameSystem | None:
     return None
 
 
-def read_roster_text(text: str) -> tuple[dict, dict[str, int], list[tuple[int, str]]]:
-    """Text to the mapping a roster file gives, each path's line, and the problems of the text's layout."""
+def read_roster_text(text: str) -> _Text:
+    """Text to the mapping a roster file gives, each path's line, and the problems of the text's layout
+    (at most MAX_PROBLEMS: reading stops there, or at a limit no roster passes, in time linear in the text)."""
+    read = _Text()
+    with contextlib.suppress(_Stopped):  # the problems so far are what is told
+        _read_text(read, text)
+    return read
+
+
+def _read_text(read: _Text, text: str) -> None:
     from lists.gamedata.loading import game_data
 
-    read = _Text()
-    numbered = list(enumerate(text.splitlines(), start=1))
-    body = [(number, line.rstrip()) for number, line in numbered]
-    while body and not body[0][1].strip():
-        body.pop(0)
+    body = [(number, line.rstrip()) for number, line in enumerate(text.splitlines(), start=1)]
+    first = next((index for index, (_, line) in enumerate(body) if line.strip()), len(body))
+    body = body[first:]
     if len(body) < 2:
-        read.problems.append((1, "a text roster starts with its name, then the game and army (as roster.txt does)"))
-        return read.document, read.lines, read.problems
+        read.problem(1, "a text roster starts with its name, then the game and army (as roster.txt does)")
+        return
     (name_line, name), (game_line, game_text) = body[0], body[1]
     read.document["name"] = name.strip()
     read.lines["name"] = name_line
     game, army = _game_and_army(game_text)
     if not army:
-        read.problems.append(
-            (game_line, f"the second line names the game and the army, with{SEPARATOR}between: 'Game{SEPARATOR}Army'")
+        read.problem(
+            game_line, f"the second line names the game and the army, with{SEPARATOR}between: 'Game{SEPARATOR}Army'"
         )
-        return read.document, read.lines, read.problems
+        return
     read.document.update(game=game, army=army)
     read.lines.update(game=game_line, army=game_line)
     system = _find_game(game)
@@ -187,7 +213,6 @@ def read_roster_text(text: str) -> tuple[dict, dict[str, int], list[tuple[int, s
     rest = body[2:]
     position = _read_facts(read, rest, system)
     _read_forces(read, rest[position:], data, army)
-    return read.document, read.lines, read.problems
 
 
 def _read_facts(read: _Text, lines: list[tuple[int, str]], system) -> int:
@@ -222,17 +247,15 @@ def _read_fact_line(read: _Text, number: int, line: str) -> None:
         what, _, value = fact.partition(":")
         key = fields.get(_normal(what))
         if key is None:
-            read.problems.append(
-                (
-                    number,
-                    f"{fact.strip()!r} is not a roster fact; write 'Points limit: 1000 · Year: 1944 · Period: Late war'",
-                )
+            read.problem(
+                number,
+                f"{fact.strip()!r} is not a roster fact; write 'Points limit: 1000 · Year: 1944 · Period: Late war'",
             )
             continue
         value = value.strip()
         if key != "period":
             if not value.isdecimal() or len(value) > 6:
-                read.problems.append((number, f"{what.strip()} should be a whole number, not {value!r}"))
+                read.problem(number, f"{what.strip()} should be a whole number, not {value!r}")
                 continue
             value = int(value)
         read.document[key] = value
@@ -271,12 +294,15 @@ def _read_forces(read: _Text, lines: list[tuple[int, str]], data, army_ref: str)
         elif match:
             if not forces:
                 forces.append({"units": []})
+            read.units += 1
+            if read.units > MAX_UNITS:
+                read.refuse(number, f"more than {MAX_UNITS} units: a roster holds at most {MAX_UNITS}")
             path = f"forces.{len(forces) - 1}.units.{len(forces[-1]['units'])}"
             unit = _unit_entry(match.group(2), unit_names)
             forces[-1]["units"].append(unit)
             read.lines[path] = number
         elif unit is not None:
-            position = sum(len(force["units"]) for force in forces)  # 1-based: the unit just read
+            position = read.units  # 1-based: the unit just read
             for rule, count in _read_details(stripped, unit, data):
                 rules = read.document.setdefault("house_rules", [])
                 read.lines[f"house_rules.{len(rules)}"] = number
@@ -285,20 +311,20 @@ def _read_forces(read: _Text, lines: list[tuple[int, str]], data, army_ref: str)
             read.lines.update({f"{path}.{key}": number for key in _DETAILS})
             unit = None
         elif after_blank:
+            if len(forces) == FORCES_MAX:
+                read.refuse(number, f"more than {FORCES_MAX} forces (platoons): a roster holds at most {FORCES_MAX}")
             forces.append(_force_entry(stripped, organisations))
             read.lines[f"forces.{len(forces) - 1}"] = number
         else:
-            read.problems.append(
-                (
-                    number,
-                    f"{stripped[:60]!r} is neither a unit ('65 pts  Label (Unit) [key]'), its details line nor a "
-                    "force's name after a blank line",
-                )
+            read.problem(
+                number,
+                f"{stripped[:60]!r} is neither a unit ('65 pts  Label (Unit) [key]'), its details line nor a "
+                "force's name after a blank line",
             )
         after_blank = False
     _roster_wide_first(read)
     if not any(force.get("units") for force in forces):
-        read.problems.append((lines[-1][0] if lines else 2, "the text lists no units ('65 pts  Unit name' lines)"))
+        read.problem(lines[-1][0] if lines else 2, "the text lists no units ('65 pts  Unit name' lines)")
 
 
 def _roster_wide_first(read: _Text) -> None:
@@ -425,11 +451,13 @@ def line_of(lines: dict[str, int], path: str) -> int | None:
 
 def load_roster_text(raw: bytes):
     """A text roster checked and resolved as a roster file is; every problem names its line, not a field."""
-    document, lines, problems = read_roster_text(decoded_text(raw))
-    if problems:
-        raise RosterFileInvalid([Problem("", message, number) for number, message in problems])
+    read = read_roster_text(decoded_text(raw))
+    if read.problems:
+        problems = [Problem("", message, number) for number, message in read.problems]
+        raise RosterFileInvalid(problems, stopped=read.stopped)
+    lines = read.lines
     try:
-        return resolve(check_document(document))
+        return resolve(check_document(read.document))
     except RosterFileInvalid as invalid:
         located = [
             Problem("", _in_words(problem), problem.line or line_of(lines, problem.path))

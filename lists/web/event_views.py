@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from functools import partial
 
 from django.conf import settings
@@ -260,8 +261,8 @@ def organiser_submission(request: HttpRequest, secret: str, submission_id: int) 
     return _submission_page(request, event, submission, organiser_secret=secret)
 
 
-def export_rows(request: HttpRequest, secret: str, event: Event) -> list[dict]:
-    """The submissions as the JSON export lists them."""
+def export_rows(request: HttpRequest, event: Event) -> list[dict]:
+    """The submissions as the JSON export lists them: nothing in them holds the organiser's secret."""
     return [
         {
             "player": row["submission"].player,
@@ -273,7 +274,12 @@ def export_rows(request: HttpRequest, secret: str, event: Event) -> list[dict]:
             "findings": [{key: f[key] for key in ("code", "severity", "message")} for f in row["findings"]],
             "fingerprint": row["submission"].fingerprint,
             "submitted_at": row["submission"].submitted_at.isoformat(),
-            "url": request.build_absolute_uri(reverse("lists:event-submission", args=[secret, row["submission"].id])),
+            # The list's public page, never the organiser's (its address is the organiser's secret, and an
+            # export is passed around): it opens once the lists are published; `id` is its number.
+            "id": row["submission"].id,
+            "list_url": request.build_absolute_uri(
+                reverse("lists:event-list", args=[event.public_id, row["submission"].id])
+            ),
         }
         for row in rows_for(event, list(event.submissions.all()))
     ]
@@ -289,7 +295,7 @@ def submissions_json(request: HttpRequest, secret: str) -> HttpResponse:
         "deadline": event.deadline.isoformat(),
         "locked": event.locked,
     }
-    response = JsonResponse({"event": head, "submissions": export_rows(request, secret, event)})
+    response = JsonResponse({"event": head, "submissions": export_rows(request, event)})
     return _noindex(response)
 
 
@@ -297,7 +303,7 @@ def submissions_json(request: HttpRequest, secret: str) -> HttpResponse:
 def submissions_csv(request: HttpRequest, secret: str) -> HttpResponse:
     event = submitting.event_for_organiser(secret)
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = csv.writer(out, quoting=csv.QUOTE_ALL)  # a cell holding ; or a tab stays one cell in any locale
     writer.writerow(
         [
             "player",
@@ -311,14 +317,16 @@ def submissions_csv(request: HttpRequest, secret: str) -> HttpResponse:
             "findings",
             "fingerprint",
             "submitted_at",
-            "url",
+            "id",
+            "list_url",
         ]
     )
-    for row in export_rows(request, secret, event):
+    for row in export_rows(request, event):
         errors = sum(1 for f in row["findings"] if f["severity"] == "error")
         findings = "; ".join(f"{f['code']}: {f['message']}" for f in row["findings"])
         values = [row["player"], row["roster_name"], row["army"], row["points"], row["order_dice"], row["valid"]]
-        values += [errors, len(row["findings"]) - errors, findings, row["fingerprint"], row["submitted_at"], row["url"]]
+        values += [errors, len(row["findings"]) - errors, findings, row["fingerprint"], row["submitted_at"]]
+        values += [row["id"], row["list_url"]]
         writer.writerow(_safe_cell(value) for value in values)
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(
@@ -327,10 +335,17 @@ def submissions_csv(request: HttpRequest, secret: str) -> HttpResponse:
     return _noindex(response)
 
 
+# A spreadsheet runs a cell starting with one of these as a formula (OWASP's list, "CSV injection").
+# A separator before one starts a cell too where the spreadsheet splits on it (Excel in most of Europe
+# splits on ";", and on tabs when pasted), so each is neutralised after any of them, spaces between.
+FORMULA_START = re.compile(r"(?:^|(?<=[,;\t\r\n])) *(?=[=+\-@\t\r])")
+
+
 def _safe_cell(value) -> str:
-    """A CSV cell a spreadsheet shows as text: a player's name starting with = + - @ is not run as a formula."""
+    """A CSV cell a spreadsheet shows as text, whichever delimiter it splits on: a single quote goes before
+    every = + - @ tab or CR that would start a cell (`=1+1` is written `'=1+1`, `a;=1+1` `a;'=1+1`)."""
     text = "" if value is None else str(value)
-    return f"'{text}" if text[:1] in {"=", "+", "-", "@", "\t", "\r"} else text
+    return FORMULA_START.sub(lambda start: start.group() + "'", text)
 
 
 # --- the print pack and each player's cards -----------------------------------

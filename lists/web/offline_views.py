@@ -14,6 +14,7 @@ import re
 from functools import cache
 
 from django.contrib.staticfiles import finders
+from django.contrib.staticfiles.storage import staticfiles_storage
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
@@ -70,7 +71,9 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "myRosters": reverse("lists:mine"),
         "myRostersKept": reverse("lists:mine-kept"),
         "home": reverse("lists:home"),
-        "staticPrefix": static(""),
+        # The folder static files are served from: the storage's base URL, not static(""), which a
+        # manifest storage (production's) refuses, as "" names no file.
+        "staticPrefix": staticfiles_storage.base_url,
         "staticFiles": _static_urls(),
     }
     source = f"const CONFIG = {json.dumps(config)};\n{_worker_source()}"
