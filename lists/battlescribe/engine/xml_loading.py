@@ -1,12 +1,15 @@
 """Loading BattleScribe data files: .gst/.cat XML, and their zipped forms .gstz/.catz.
 
 The XML is read with a safe parser (no entities, no network, no huge trees) into the protocol's
-dictionary shape and built by `loading`, so both sources make the same model.
+dictionary shape and built by `loading`, so both sources make the same model. A file declaring a
+DTD or entities is refused, and a zipped file is opened only if it holds one member, deflated or
+stored, of at most `MAX_XML_BYTES` (read in bounded steps, whatever its header claims).
 """
 
 from __future__ import annotations
 
 import io
+import re
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -18,6 +21,13 @@ from .loading import Reader
 
 TEXT_ELEMENTS = {"description", "readme", "comment"}
 DATA_SUFFIXES = (".gst", ".cat", ".gstz", ".catz")
+MAX_XML_BYTES = 64 * 1024 * 1024  # the largest BSData catalogues are a few MB of XML
+ZIP_METHODS = {zipfile.ZIP_STORED: "stored", zipfile.ZIP_DEFLATED: "deflated"}  # what BattleScribe writes
+DTD_DECLARATION = re.compile(rb"<!(DOCTYPE|ENTITY)")
+
+
+class DataFileError(ValueError):
+    """A data file that cannot be read; the message names the file and what is wrong."""
 
 
 def safe_parser() -> etree.XMLParser:
@@ -48,18 +58,41 @@ def element_data(element: Any) -> dict[str, Any]:
 
 
 def unzip_if_needed(name: str, content: bytes) -> bytes:
-    """The XML of a data file, taken out of its zip where it is zipped."""
-    if name.lower().endswith(("z",)) or content[:2] == b"PK":
+    """The XML of a data file, taken out of its zip where it is zipped (one member, bounded in size)."""
+    if not (name.lower().endswith("z") or content[:2] == b"PK"):
+        return content
+    try:
         with zipfile.ZipFile(io.BytesIO(content)) as archive:
-            member = next(n for n in archive.namelist() if not n.endswith("/"))
-            return archive.read(member)
-    return content
+            members = [m for m in archive.infolist() if not m.is_dir()]
+            if len(members) != 1:
+                raise DataFileError(f"{name}: a zipped data file holds one file, this one holds {len(members)}")
+            member = members[0]
+            if member.compress_type not in ZIP_METHODS:
+                raise DataFileError(
+                    f"{name}: member {member.filename!r} is compressed with method {member.compress_type}; "
+                    "only deflated or stored members are read"
+                )
+            with archive.open(member) as stream:
+                xml = stream.read(MAX_XML_BYTES + 1)
+    except (zipfile.BadZipFile, EOFError, OSError) as error:
+        raise DataFileError(f"{name}: not a readable zip file ({error})") from None
+    if len(xml) > MAX_XML_BYTES:
+        raise DataFileError(f"{name}: member {member.filename!r} unzips to over {MAX_XML_BYTES // 2**20} MB; refused")
+    return xml
 
 
 def parse_data_file(name: str, content: bytes | str) -> dict[str, Any]:
     """One data file as a dictionary, with `_root` naming its root element."""
     raw = content.encode("utf-8") if isinstance(content, str) else content
-    root = etree.fromstring(unzip_if_needed(name, raw), safe_parser())
+    xml = unzip_if_needed(name, raw)
+    declaration = DTD_DECLARATION.search(xml)
+    if declaration:
+        line = xml.count(b"\n", 0, declaration.start()) + 1
+        raise DataFileError(f"{name}: line {line}: declares a DTD or entities (<!{declaration[1].decode()}); refused")
+    try:
+        root = etree.fromstring(xml, safe_parser())
+    except etree.XMLSyntaxError as error:
+        raise DataFileError(f"{name}: not well-formed XML: {error}") from None
     data = element_data(root)
     data["_root"] = local_name(root)
     return data
