@@ -3,7 +3,6 @@
 Real data is read from ../shared (skipped where absent); bad data is built in tmp_path by each test.
 """
 
-import shutil
 import zipfile
 from io import StringIO
 from pathlib import Path
