@@ -12,6 +12,8 @@ lxml for XML and PyYAML for the conformance specs), so it can be used and tested
 
 Entry points:
 - `load_protocol_data(game_system, catalogues)` / `load_data_folder(path)` -> `GameData`
+- `data_folder.read_data_folder(path)`: a folder read and checked whole (or `DataFolderInvalid` naming
+  each file and id), with its digest; `data_report.data_report` counts what it holds per catalogue
 - `Roster(game_data)`: `add_force`, `select_entry`, `deselect`, `set_count`, `set_cost_limit`...
 - `roster_state(roster)` and `roster.errors()`; `read_roster_xml` / `write_roster_xml` for .ros files.
 """
