@@ -539,5 +539,18 @@ class IssuedFingerprint(models.Model):
         return self.fingerprint
 
 
-# Tournament events live in their own module; imported here so Django finds them.
+# Tournament events and BattleScribe data sets live in their own modules; imported here so Django finds them.
+from lists.battlescribe_models import (  # noqa: E402,F401
+    BattleScribeCatalogue,
+    BattleScribeCategory,
+    BattleScribeCostType,
+    BattleScribeDataFile,
+    BattleScribeDataSet,
+    BattleScribeEntry,
+    BattleScribeEntryCategory,
+    BattleScribeForce,
+    BattleScribeForceCategory,
+    BattleScribeProfile,
+    BattleScribeRule,
+)
 from lists.event_models import Event, Submission  # noqa: E402,F401

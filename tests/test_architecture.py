@@ -19,10 +19,11 @@ LISTS = Path(__file__).resolve().parent.parent / "lists"
 # What each part of lists/ may import of lists/ besides itself, bottom to top. The top (`urls`,
 # `templatetags`, `management`) may import anything.
 MAY_IMPORT = {
-    "models": {"event_models"},
+    "models": {"event_models", "battlescribe_models"},
     "event_models": set(),
+    "battlescribe_models": set(),
     "battlescribe": set(),
-    "gamedata": {"models", "event_models"},
+    "gamedata": {"battlescribe", "models", "event_models"},
     "rules": {"gamedata", "models", "event_models"},
     "rosters": {"battlescribe", "rules", "gamedata", "models", "event_models"},
     "cards": {"rosters", "rules", "gamedata", "models", "event_models"},

@@ -7,11 +7,14 @@ entry ids, costs, constraints, modifiers and conditions, roster state (forces, s
 categories), validation errors, and .ros roster files. `adapter` speaks the conformance suite's
 JSON-lines protocol over it, and `conformance` runs the suite's roster specs.
 
-It imports nothing from the rest of `lists/` and nothing from Django (only the standard library,
-lxml for XML and PyYAML for the conformance specs), so it can be used and tested on its own.
+It imports nothing of `lists/` but `lists.battlescribe.archives` (the bounded unzip every reader
+shares) and nothing from Django (only the standard library, lxml for XML and PyYAML for the
+conformance specs), so it can be used and tested on its own.
 
 Entry points:
 - `load_protocol_data(game_system, catalogues)` / `load_data_folder(path)` -> `GameData`
+- `data_folder.read_data_folder(path)`: a folder read and checked whole (or `DataFolderInvalid` naming
+  each file and id), with its digest; `data_report.data_report` counts what it holds per catalogue
 - `Roster(game_data)`: `add_force`, `select_entry`, `deselect`, `set_count`, `set_cost_limit`...
 - `roster_state(roster)` and `roster.errors()`; `read_roster_xml` / `write_roster_xml` for .ros files.
 """

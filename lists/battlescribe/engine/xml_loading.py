@@ -1,23 +1,31 @@
 """Loading BattleScribe data files: .gst/.cat XML, and their zipped forms .gstz/.catz.
 
 The XML is read with a safe parser (no entities, no network, no huge trees) into the protocol's
-dictionary shape and built by `loading`, so both sources make the same model.
+dictionary shape and built by `loading`, so both sources make the same model. A file declaring a
+DTD or entities is refused, and a zipped file is opened only if it holds one member, deflated or
+stored, of at most `MAX_XML_BYTES` (read in bounded steps, whatever its header claims).
 """
 
 from __future__ import annotations
 
-import io
-import zipfile
+import re
 from pathlib import Path
 from typing import Any
 
 from lxml import etree
 
+from ..archives import ArchiveRefused, read_single_member
 from .gamedata import GameData
 from .loading import Reader
 
 TEXT_ELEMENTS = {"description", "readme", "comment"}
 DATA_SUFFIXES = (".gst", ".cat", ".gstz", ".catz")
+MAX_XML_BYTES = 64 * 1024 * 1024  # the largest BSData catalogues are a few MB of XML
+DTD_DECLARATION = re.compile(rb"<!(DOCTYPE|ENTITY)")
+
+
+class DataFileError(ValueError):
+    """A data file that cannot be read; the message names the file and what is wrong."""
 
 
 def safe_parser() -> etree.XMLParser:
@@ -48,18 +56,27 @@ def element_data(element: Any) -> dict[str, Any]:
 
 
 def unzip_if_needed(name: str, content: bytes) -> bytes:
-    """The XML of a data file, taken out of its zip where it is zipped."""
-    if name.lower().endswith(("z",)) or content[:2] == b"PK":
-        with zipfile.ZipFile(io.BytesIO(content)) as archive:
-            member = next(n for n in archive.namelist() if not n.endswith("/"))
-            return archive.read(member)
-    return content
+    """The XML of a data file, taken out of its zip where it is zipped (one member, bounded in size)."""
+    if not (name.lower().endswith("z") or content[:2] == b"PK"):
+        return content
+    try:
+        return read_single_member(content, MAX_XML_BYTES, "data file")
+    except ArchiveRefused as refused:
+        raise DataFileError(f"{name}: {refused}") from None
 
 
 def parse_data_file(name: str, content: bytes | str) -> dict[str, Any]:
     """One data file as a dictionary, with `_root` naming its root element."""
     raw = content.encode("utf-8") if isinstance(content, str) else content
-    root = etree.fromstring(unzip_if_needed(name, raw), safe_parser())
+    xml = unzip_if_needed(name, raw)
+    declaration = DTD_DECLARATION.search(xml)
+    if declaration:
+        line = xml.count(b"\n", 0, declaration.start()) + 1
+        raise DataFileError(f"{name}: line {line}: declares a DTD or entities (<!{declaration[1].decode()}); refused")
+    try:
+        root = etree.fromstring(xml, safe_parser())
+    except etree.XMLSyntaxError as error:
+        raise DataFileError(f"{name}: not well-formed XML: {error}") from None
     data = element_data(root)
     data["_root"] = local_name(root)
     return data
