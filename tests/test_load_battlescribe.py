@@ -191,7 +191,7 @@ def test_a_zipped_catalogue_with_a_bzip2_member_is_refused(tmp_path):
     folder = data_folder(tmp_path)
     zipped_catalogue(folder, zipfile.ZIP_BZIP2, CATALOGUE.encode())
     message = refused(folder)
-    assert "Test Army.catz: member 'Test Army.cat' is compressed with method 12" in message
+    assert "Test Army.catz: the data file in the archive is compressed with bzip2" in message
 
 
 def test_a_zip_bomb_is_refused_before_it_is_unzipped(tmp_path, monkeypatch):
@@ -199,7 +199,7 @@ def test_a_zip_bomb_is_refused_before_it_is_unzipped(tmp_path, monkeypatch):
     folder = data_folder(tmp_path)
     zipped_catalogue(folder, zipfile.ZIP_DEFLATED, CATALOGUE.encode() + b" " * 1_000_000)
     message = refused(folder)
-    assert "Test Army.catz: member 'Test Army.cat' unzips to over" in message
+    assert "Test Army.catz: the data file in the archive is larger than 100000 bytes unzipped" in message
 
 
 # Each data set: the folder, the game system's name and revision, how many catalogues load, and one
