@@ -18,14 +18,15 @@ from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 
 # The editor and its forms (e/...), the pages that start a roster or list this device's rosters,
-# and an event organiser's pages (events/o/...), whose address is the organiser's secret.
-PRIVATE_ROUTES = ("e/", "rosters/", "events/o/")
-EDIT_SECRET = re.compile(r"/(e|events/o)/[^/?#\s\"']+")
+# an event organiser's pages (events/o/...) and a player's own submission (events/mine/...), whose address is
+# the organiser's or the player's secret.
+PRIVATE_ROUTES = ("e/", "rosters/", "events/o/", "events/mine/")
+EDIT_SECRET = re.compile(r"/(e|events/o|events/mine)/[^/?#\s\"']+")
 
 
 def mask_edit_secrets(text: str) -> str:
-    """The text with every edit or organiser's secret (/e/<secret>/, /events/o/<secret>/) replaced by a
-    placeholder.
+    """The text with every edit, organiser's or player's secret (/e/<secret>/, /events/o/<secret>/,
+    /events/mine/<secret>/) replaced by a placeholder.
 
     A path percent-encoded (`/%65/<secret>/`, `/e%2F<secret>/`) opens the editor too: such text is
     decoded first (as often as it was encoded), so the secret is found however it was written.
