@@ -204,7 +204,11 @@ def _open_event(event_id: int) -> tuple[Event, datetime]:
 
 
 def taken_message(event: Event, player: str, holder: str) -> str:
-    same = f"“{player}”" if holder == player else f"“{player}” (it reads the same as “{holder}”)"
+    """Why a name is refused, and what the player can do."""
+    if holder == player:
+        same = f"“{holder}”"
+    else:  # the two differ only in what cannot be seen: say so, or the message reads as nonsense
+        same = f"“{holder}”, which reads the same as the name you gave (they differ only in look-alike letters, case or invisible characters)"
     return (
         f"{event.name} already has a list under the name {same}, and this browser did not submit it. "
         "If it is yours, open your own submission link (shown when you submitted it) to replace or withdraw it; "

@@ -60,9 +60,9 @@ def _remember(response: HttpResponse, request: HttpRequest, event: Event, secret
     )
 
 
-def _context(request: HttpRequest, event: Event, form: SubmitForm | None = None, **extra) -> dict:
+def _context(request: HttpRequest, event: Event, form: SubmitForm | None = None, new_secret: str = "", **extra) -> dict:
     submissions = list(event.submissions.all())
-    owned = {hash_secret(secret) for secret in remembered(request, event)}
+    owned = {hash_secret(secret) for secret in [new_secret, *remembered(request, event)] if secret}
     return {
         "event": event,
         "submissions": submissions,
@@ -99,7 +99,7 @@ def _document(form: ListForm) -> dict:
 
 def _submitted(request: HttpRequest, submitted: submitting.Submitted) -> HttpResponse:
     event = submitted.submission.event
-    context = _context(request, event, **_verdict_context(request, submitted))
+    context = _context(request, event, new_secret=submitted.secret, **_verdict_context(request, submitted))
     response = render(request, "lists/event_public.html", context)
     if submitted.secret:
         _remember(response, request, event, submitted.secret)
