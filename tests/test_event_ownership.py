@@ -95,6 +95,16 @@ def test_the_submission_link_is_shown_once_and_only_its_hash_is_stored(client):
     assert secret not in page and "From this browser you submitted" in page
 
 
+def test_the_submission_link_never_reaches_a_log(client):
+    from armybuilder.middleware import mask_edit_secrets
+
+    _, public = create_event(client)
+    link = own_link(submit_file(client, public, "Anna", german()))
+    path = link.removeprefix("http://testserver")
+
+    assert mask_edit_secrets(f"POST {path}withdraw/") == "POST /events/mine/[secret]/withdraw/"
+
+
 def test_the_submission_link_opens_the_list_and_replaces_it_from_any_browser(client):
     _, public = create_event(client)
     link = own_link(submit_file(client, public, "Anna", german("First")))

@@ -195,7 +195,7 @@ def _open_event(event_id: int) -> tuple[Event, datetime]:
     """The event as it is now, read first in the write transaction (on PostgreSQL its row locked; on SQLite the
     transaction begins IMMEDIATE, holding the write lock): a lock or the deadline that came while the list was
     read is seen here. Refused with the reason if it takes no lists now."""
-    event = Event.objects.select_for_update().select_related("system").get(id=event_id)
+    event = Event.objects.select_for_update(of=("self",)).select_related("system").get(id=event_id)
     now = timezone.now()
     reason = closed_reason(event, now)
     if reason:
