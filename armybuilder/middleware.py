@@ -17,9 +17,10 @@ from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 
 # The editor and its forms (e/...), the pages that start a roster or list this device's rosters,
-# and an event organiser's pages (events/o/...), whose address is the organiser's secret.
-PRIVATE_ROUTES = ("e/", "rosters/", "events/o/")
-EDIT_SECRET = re.compile(r"/(e|events/o)/[^/?#\s\"']+")
+# an event organiser's pages (events/o/...) and a player's own submission (events/mine/...), whose address is
+# the organiser's or the player's secret.
+PRIVATE_ROUTES = ("e/", "rosters/", "events/o/", "events/mine/")
+EDIT_SECRET = re.compile(r"/(e|events/o|events/mine)/[^/?#\s\"']+")
 
 
 PERCENT_ESCAPES = 5  # a path encoded more often than this is not one any browser sends
@@ -51,8 +52,8 @@ def _decoded_with_spans(text: str) -> list[tuple[str, int, int]]:
 
 
 def mask_edit_secrets(text: str) -> str:
-    """The text with every edit or organiser's secret (/e/<secret>/, /events/o/<secret>/) replaced by a
-    placeholder, and everything else as it was given.
+    """The text with every edit, organiser's or player's secret (/e/<secret>/, /events/o/<secret>/,
+    /events/mine/<secret>/) replaced by a placeholder, and everything else as it was given.
 
     A path percent-encoded (`/%65/<secret>/`, `/e%2F<secret>/`) opens the editor too: the secret is
     looked for in the text decoded (as often as it was encoded), and the encoded span holding it is

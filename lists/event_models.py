@@ -41,6 +41,12 @@ class Submission(models.Model):
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="submissions")
     player = models.CharField(max_length=PLAYER_MAX_LENGTH)
+    # SHA-256 of what the name reads as (validation.name_key): "Anna", "ANNA" and "Аnna" with a Cyrillic А are
+    # one player, so the constraint below keeps a look-alike from taking another player's place.
+    player_key = models.CharField(max_length=64)
+    # Only a SHA-256 of the player's own secret (their submission link) is kept; "" for lists submitted
+    # before submissions had owners: only the organiser can remove those.
+    owner_secret_hash = models.CharField(max_length=64, blank=True, default="", db_index=True)
     document = models.JSONField()  # export_roster() of the list when it was submitted
     fingerprint = models.CharField(max_length=40)  # the list's own fingerprint, as its printed list shows
     roster_name = models.CharField(max_length=120)
@@ -52,7 +58,7 @@ class Submission(models.Model):
         app_label = "lists"
         ordering = ["submitted_at", "id"]
         constraints = [
-            models.UniqueConstraint(fields=["event", "player"], name="one_submission_per_player"),
+            models.UniqueConstraint(fields=["event", "player_key"], name="one_submission_per_player_name"),
         ]
 
     def __str__(self) -> str:

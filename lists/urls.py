@@ -4,6 +4,7 @@ from lists.web import (
     api,
     edit_views,
     editor_page,
+    event_player_views,
     event_views,
     game_views,
     help_views,
@@ -48,8 +49,11 @@ urlpatterns = [
     path("r/<str:share_id>/roster.txt", share_views.text, name="export-text"),
     # Tournament events: run one, submit to it, and the organiser's table by secret link.
     path("events/new/", event_views.new_event, name="event-new"),
-    path("events/<str:public_id>/", event_views.public_event, name="event"),
-    path("events/<str:public_id>/submit/", event_views.submit, name="event-submit"),
+    # A player's own list by their submission link (a secret, as the organiser's link is).
+    path("events/mine/<str:secret>/", event_player_views.own_submission, name="event-mine"),
+    path("events/mine/<str:secret>/withdraw/", event_player_views.withdraw, name="event-withdraw"),
+    path("events/<str:public_id>/", event_player_views.public_event, name="event"),
+    path("events/<str:public_id>/submit/", event_player_views.submit, name="event-submit"),
     path("events/<str:public_id>/lists/<int:submission_id>/", event_views.public_submission, name="event-list"),
     path("events/o/<str:secret>/", event_views.organiser, name="event-organiser"),
     path("events/o/<str:secret>/submissions.json", event_views.submissions_json, name="event-json"),
@@ -63,7 +67,7 @@ urlpatterns = [
         name="event-remove",
     ),
     path("events/o/<str:secret>/s/<int:submission_id>/cards.pdf", event_views.submission_cards, name="event-cards"),
-    path("e/<str:secret>/submit-to-event/", event_views.submit_roster, name="submit-to-event"),
+    path("e/<str:secret>/submit-to-event/", event_player_views.submit_roster, name="submit-to-event"),
     # Organisers check a printed fingerprint.
     path("verify/", verify_views.verify, name="verify-form"),
     path("verify/<str:code>/", verify_views.verify, name="verify"),

@@ -227,7 +227,11 @@ def test_removing_a_submission_and_publishing_the_lists(client):
     client.post(f"{organiser}publish/")
     assert "Tommies" in client.get(public).content.decode()
     assert "event.army_not_allowed" in client.get(listed).content.decode()
-    client.post(f"{organiser}s/{cleo.id}/remove/")
+    # Removing asks first: the list stays until the organiser confirms.
+    asked = client.post(f"{organiser}s/{cleo.id}/remove/")
+    assert asked.status_code == 200 and "Remove Cleo&#x27;s list?" in asked.content.decode()
+    assert Submission.objects.filter(player="Cleo").exists()
+    client.post(f"{organiser}s/{cleo.id}/remove/", {"confirm": "yes"})
     assert not Submission.objects.filter(player="Cleo").exists()
     assert client.get(f"{organiser}nonsense/").status_code == 405
     assert client.post(f"{organiser}nonsense/").status_code == 404
@@ -287,7 +291,7 @@ def test_an_event_holds_at_most_256_lists(client):
     event = Event.objects.get()
     now = timezone.now()
     Submission.objects.bulk_create(
-        Submission(event=event, player=f"P{n}", document={}, fingerprint="", roster_name="r", army_name="a",
+        Submission(event=event, player=f"P{n}", player_key=f"P{n}", document={}, fingerprint="", roster_name="r", army_name="a",
                    first_submitted_at=now, submitted_at=now)
         for n in range(256)
     )  # fmt: skip

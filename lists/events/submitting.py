@@ -11,8 +11,10 @@ the event's settings, so the organiser's table of 256 lists is read, not re-judg
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -27,14 +29,16 @@ from lists.gamedata.loading import GameData, roster_snapshot
 from lists.gamedata.snapshot import RosterSnapshot
 from lists.rosters.files import RosterFileInvalid, dump_json, export_roster, load_roster_file
 from lists.rosters.fingerprint import fingerprint
-from lists.rosters.sharing import hash_secret, roster_for_share
+from lists.rosters.sharing import hash_secret, new_edit_secret, roster_for_share
 from lists.rules.finding import Finding, error
 from lists.rules.order_dice import SETTING as ORDER_DICE_SETTING
+from lists.rules.validation import name_key
 from lists.rules.verdict import Verdict, judge
 
 CHECK_SECONDS = 24 * 60 * 60
 # A share link as pasted: a whole address or a path ending in /r/<share id>/, or the bare id.
 SHARE_LINK = re.compile(r"(?:^|/)r/([A-Za-z0-9_-]{1,32})/?(?:[?#].*)?$|^([A-Za-z0-9_-]{8,32})$")
+OWN_LINK = re.compile(r"(?:^|/)events/mine/([A-Za-z0-9_-]{20,100})/?(?:[?#].*)?$")
 EVENT_LINK = re.compile(r"(?:^|/)events/([A-Za-z0-9_-]{1,32})/?(?:[?#].*)?$|^([A-Za-z0-9_-]{8,32})$")
 
 
@@ -78,6 +82,12 @@ def share_id_from_link(text: str) -> str | None:
     """The share id in a pasted share link (`https://…/r/<id>/`, `/r/<id>/` or the id alone), or None."""
     match = SHARE_LINK.search(text.strip())
     return (match.group(1) or match.group(2)) if match else None
+
+
+def own_secret_from_link(text: str) -> str | None:
+    """The player's secret in a pasted submission link (`https://…/events/mine/<secret>/`), or None."""
+    match = OWN_LINK.search(text.strip())
+    return match.group(1) if match else None
 
 
 def public_id_from_link(text: str) -> str | None:
@@ -127,14 +137,45 @@ def document_from_file(raw: bytes, filename: str) -> dict:
     return export_roster(resolved.snapshot())
 
 
-def submit(event: Event, player: str, document: dict) -> tuple[Submission, bool]:
-    """Freeze `document` as `player`'s list for the event; a second submission replaces the first.
+@dataclass(frozen=True)
+class Submitted:
+    """A list stored: whether it replaced the player's earlier one, and the player's secret when it is new
+    (shown once as their submission link; only its hash is kept)."""
 
-    Returns the submission and whether it replaced an earlier one.
-    """
-    reason = closed_reason(event)
-    if reason:
-        raise SubmissionRefused(reason)
+    submission: Submission
+    replaced: bool
+    secret: str = ""
+
+
+def player_key(player: str) -> str:
+    """The key a player's name is held under: names that read the same (validation.name_key) share one."""
+    return hashlib.sha256(name_key(player).encode()).hexdigest()
+
+
+def owns(submission: Submission, secrets: Iterable[str]) -> bool:
+    """Whether one of `secrets` (the player's submission link, or those their browser remembers) is this list's."""
+    if not submission.owner_secret_hash:
+        return False
+    return any(
+        hmac.compare_digest(hash_secret(secret), submission.owner_secret_hash)
+        for secret in secrets
+        if len(secret) <= 100
+    )
+
+
+def submission_for_owner(secret: str) -> Submission:
+    """The submission this player's secret opens; 404 for any wrong secret, so guesses learn nothing."""
+    if not secret or len(secret) > 100:
+        raise Http404
+    found = Submission.objects.select_related("event__system").filter(owner_secret_hash=hash_secret(secret)).first()
+    if found is None:
+        raise Http404
+    return found
+
+
+def _read(event: Event, document: dict) -> dict:
+    """The list read, checked against the event's game and fingerprinted: the slow part, done before the
+    write transaction so no other writer waits on it."""
     try:
         resolved = load_roster_file(dump_json(document).encode(), "roster.json")
     except RosterFileInvalid as invalid:
@@ -142,30 +183,87 @@ def submit(event: Event, player: str, document: dict) -> tuple[Submission, bool]
     snapshot = resolved.snapshot()
     if resolved.system.id != event.system_id:
         raise SubmissionRefused(f"{event.name} is played with {event.system.name}, not {resolved.system.name}.")
-    values = {
+    return {
         "document": document,
         "fingerprint": fingerprint(snapshot, resolved.data),
         "roster_name": snapshot.name,
         "army_name": army_label(resolved.data, resolved.army_id),
-        "submitted_at": timezone.now(),
     }
+
+
+def _open_event(event_id: int) -> tuple[Event, datetime]:
+    """The event as it is now, read first in the write transaction (on PostgreSQL its row locked; on SQLite the
+    transaction begins IMMEDIATE, holding the write lock): a lock or the deadline that came while the list was
+    read is seen here. Refused with the reason if it takes no lists now."""
+    event = Event.objects.select_for_update(of=("self",)).select_related("system").get(id=event_id)
+    now = timezone.now()
+    reason = closed_reason(event, now)
+    if reason:
+        raise SubmissionRefused(reason)
+    return event, now
+
+
+def taken_message(event: Event, player: str, holder: str) -> str:
+    """Why a name is refused, and what the player can do."""
+    if holder == player:
+        same = f"“{holder}”"
+    else:  # the two differ only in what cannot be seen: say so, or the message reads as nonsense
+        same = f"“{holder}”, which reads the same as the name you gave (they differ only in look-alike letters, case or invisible characters)"
+    return (
+        f"{event.name} already has a list under the name {same}, and this browser did not submit it. "
+        "If it is yours, open your own submission link (shown when you submitted it) to replace or withdraw it; "
+        "otherwise pick another name, such as your full name or your club's."
+    )
+
+
+def submit(event: Event, player: str, document: dict, secrets: Iterable[str] = ()) -> Submitted:
+    """Freeze `document` as `player`'s list for the event, checked and stored in one transaction that reads the
+    event's lock and deadline again at its start. A name already taken (or one that reads the same) is the
+    player's to replace only with their secret, one of `secrets`; a new player gets a secret of their own."""
+    reason = closed_reason(event)
+    if reason:  # refused before the list is read, when it is plain already
+        raise SubmissionRefused(reason)
+    values = _read(event, document)
+    key = player_key(player)
     with transaction.atomic():
-        existing = Submission.objects.select_for_update().filter(event=event, player=player).first()
+        event, now = _open_event(event.id)
+        existing = Submission.objects.select_for_update().filter(event=event, player_key=key).first()
         if existing is not None:
+            if not owns(existing, secrets):
+                raise SubmissionRefused(taken_message(event, player, existing.player))
             for field, value in values.items():
                 setattr(existing, field, value)
+            existing.submitted_at = now
             existing.save()
-            return existing, True
+            return Submitted(existing, replaced=True)
         if Submission.objects.filter(event=event).count() >= MAX_SUBMISSIONS:
             raise SubmissionRefused(f"{event.name} holds its most lists ({MAX_SUBMISSIONS}): ask the organiser.")
+        secret = new_edit_secret()
         try:
             with transaction.atomic():
-                first = values["submitted_at"]
-                return Submission.objects.create(event=event, player=player, first_submitted_at=first, **values), False
-        except IntegrityError:  # the same player submitted at the same moment: try again
+                submission = Submission.objects.create(
+                    event=event,
+                    player=player,
+                    player_key=key,
+                    owner_secret_hash=hash_secret(secret),
+                    first_submitted_at=now,
+                    submitted_at=now,
+                    **values,
+                )
+        except IntegrityError:  # the same name submitted at the same moment
             raise SubmissionRefused(
                 "Another submission under that name arrived at the same time: submit again."
             ) from None
+        return Submitted(submission, replaced=False, secret=secret)
+
+
+def withdraw(secret: str) -> Submission:
+    """The player withdraws their own list (while the event takes lists: after it, the organiser decides)."""
+    submission = submission_for_owner(secret)
+    with transaction.atomic():
+        _open_event(submission.event_id)
+        Submission.objects.filter(id=submission.id).delete()
+    return submission
 
 
 # --- checking under the event's rules --------------------------------------

@@ -11,7 +11,15 @@ from lists.gamedata.loading import ArmyInfo, ForceRow, GameData, HouseRuleRow, U
 from lists.gamedata.overlays import overlays_played
 from lists.gamedata.snapshot import RosterSnapshot, UnitTypeInfo
 from lists.rosters.format import MAX_COUNT, HouseRuleEntry, Problem, RosterFile, RosterFileInvalid, UnitEntry
-from lists.rules.validation import Refusal, force_refusals, label_refusals, open_options, roster_refusals, unit_refusals
+from lists.rules.validation import (
+    Refusal,
+    force_refusals,
+    label_refusals,
+    name_key,
+    open_options,
+    roster_refusals,
+    unit_refusals,
+)
 
 
 def _normal(text: str) -> str:
@@ -331,11 +339,12 @@ def _resolve_house_rules(entry: RosterFile, labels: dict[str, int], problems: li
 
 
 def default_label(name: str, taken: dict[str, int]) -> str:
-    """The unit's name, numbered ("Rifle Squad 2") when another unit already has it."""
-    if name not in taken:
+    """The unit's name, numbered ("Rifle Squad 2") when another unit already has it (or a look-alike)."""
+    keys = {name_key(label) for label in taken}
+    if name_key(name) not in keys:
         return name
     number = 2
-    while f"{name} {number}" in taken:
+    while name_key(f"{name} {number}") in keys:
         number += 1
     return f"{name} {number}"
 

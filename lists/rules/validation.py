@@ -12,7 +12,9 @@ limits from the constants below, so the browser and the server agree.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from lists.gamedata.snapshot import OptionInfo, SystemInfo, UnitTypeInfo
@@ -26,17 +28,67 @@ POINTS_LIMIT_MAX = 100_000
 YEAR_MIN, YEAR_MAX = 1900, 1960
 SETTING_NUMBER_MAX = 100_000  # a number setting, such as a tournament's limit of order dice
 FORCES_MAX = 20  # forces (platoons) in one roster
-# Control characters, line and paragraph separators and bidirectional overrides: a name holding one could
-# print lines of its own (a fake "Legal" in roster.txt) or read backwards.
-CONTROL_CHARACTERS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-ONE_LINE_MESSAGE = "names and labels are one line of text: no line breaks, tabs or other control characters"
+# Control characters, line and paragraph separators and bidirectional marks, embeddings, overrides and
+# isolates: a name holding one could print lines of its own (a fake "Legal" in roster.txt) or read backwards.
+CONTROL_CHARACTERS = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+ONE_LINE_MESSAGE = (
+    "names and labels are one line of text: no line breaks, tabs or other control characters, nor direction marks"
+)
+# Characters that show nothing (zero-width spaces and joiners, soft hyphens, fillers, variation selectors,
+# tags): two names differing only by them read the same, so they are removed (with every other format
+# character, Unicode's category Cf).
+INVISIBLE = re.compile(
+    "[\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200d\u2060-\u2064\u206a-\u206f"
+    "\u3164\ufe00-\ufe0f\ufeff\uffa0\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
+)
+# Letters of other scripts that print as a Latin letter (after Unicode's confusables, TR39, for the Latin,
+# Cyrillic and Greek letters a name is likely to mix): "Аnna" with a Cyrillic А reads as "Anna".
+CONFUSABLES = str.maketrans(
+    "АВЕЅІЈКМНОРСТХУҮӀԚԜавеѕіјорсухһԁԛԝӏүкΑΒΕΖΗΙΚΜΝΟΡΤΥΧαικνορτυχγıɑɡ‐‑‒–—―‘’‛′“”″",
+    "ABESIJKMHOPCTXYYIQWabesijopcyxhdqwlykABEZHIKMNOPTYXaikvoptuxyiag------''''\"\"\"",
+)
 
 
 def one_line(text: str) -> str:
-    """`text` if it holds no control character; else ValueError saying why (pydantic and forms show it)."""
+    """`text` as a name is kept: NFC, invisible characters removed, runs of spaces made one space.
+
+    ValueError (pydantic and forms show its message) if it holds a control or direction character.
+    """
     if CONTROL_CHARACTERS.search(text):
         raise ValueError(ONE_LINE_MESSAGE)
-    return text
+    return " ".join(unicodedata.normalize("NFC", _visible(text)).split())
+
+
+def name_key(text: str) -> str:
+    """What a name reads as, for telling whether two names can be told apart: compatibility forms
+    (NFKC), case, invisible characters and letters of other scripts that look Latin all made one."""
+    return _name_key(text[: NAME_MAX_LENGTH * 4])
+
+
+@functools.lru_cache(maxsize=4096)
+def _name_key(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", _visible(text)).translate(CONFUSABLES)
+    return " ".join(unicodedata.normalize("NFKC", decomposed.casefold()).split())
+
+
+def _visible(text: str) -> str:
+    if text.isascii():
+        return text
+    return "".join(char for char in INVISIBLE.sub("", text) if unicodedata.category(char) != "Cf")
+
+
+def look_alike(name: str, taken: dict[str, str]) -> tuple[str, str] | None:
+    """The name in `taken` (mapped to where it is) that `name` reads the same as, and where; or None."""
+    key = name_key(name)
+    for other, where in taken.items():
+        if name_key(other) == key:
+            return other, where
+    return None
+
+
+def _same_name(name: str, other: str) -> str:
+    """How a refusal names the name taken: as it is, or as the look-alike it is."""
+    return repr(name) if name == other else f"{name!r} (it reads the same as {other!r})"
 
 
 @dataclass(frozen=True)
@@ -70,8 +122,9 @@ def open_qualities(unit_type: UnitTypeInfo, army_key: str) -> list[str]:
 
 def label_refusals(label: str, taken: dict[str, str]) -> list[Refusal]:
     """A roster unit's label must be its own: `taken` maps the other units' labels to where they are."""
-    if label in taken:
-        return [Refusal("label", f"The label {label!r} is already used by {taken[label]}.")]
+    found = look_alike(label, taken)
+    if found is not None:
+        return [Refusal("label", f"The label {_same_name(label, found[0])} is already used by {found[1]}.")]
     return []
 
 
@@ -80,13 +133,14 @@ def force_refusals(names: list[str]) -> list[Refusal]:
     refusals: list[Refusal] = []
     if not 1 <= len(names) <= FORCES_MAX:
         refusals.append(Refusal("", f"A roster has from 1 to {FORCES_MAX} forces, not {len(names)}."))
-    seen: set[str] = set()
+    seen: dict[str, str] = {}
     for index, name in enumerate(names):
         if not name.strip() or len(name) > NAME_MAX_LENGTH:
             refusals.append(Refusal(f"{index}.name", f"A force's name has 1 to {NAME_MAX_LENGTH} characters."))
-        elif name in seen:
-            refusals.append(Refusal(f"{index}.name", f"Another force is already called {name!r}."))
-        seen.add(name)
+        elif name_key(name) in seen:
+            other = seen[name_key(name)]
+            refusals.append(Refusal(f"{index}.name", f"Another force is already called {_same_name(name, other)}."))
+        seen.setdefault(name_key(name), name)
     return refusals
 
 

@@ -9,12 +9,19 @@ from lists import models
 from lists.event_models import PLAYER_MAX_LENGTH
 from lists.rosters.files import MAX_FILE_BYTES
 from lists.rules.validation import NAME_MAX_LENGTH, POINTS_LIMIT_MAX, SETTING_NUMBER_MAX, YEAR_MAX, YEAR_MIN
+from lists.web.army_choices import army_groups
+from lists.web.forms import NameField
 
 
-def army_choices() -> list[tuple[str, str]]:
-    """Every game's armies by key, each named with its game's short name (keys repeat across games)."""
-    armies = models.Army.objects.filter(system__kind="game").select_related("system").order_by("system__name", "name")
-    return [(army.key, f"{army.name} ({army.system.short_name})") for army in armies]
+def picked_game(form: forms.Form) -> models.GameSystem | None:
+    """The game the form is for: the one sent, else the one it starts with, else the first game."""
+    value = form.data.get("game") if form.is_bound else form.initial.get("game")
+    games = models.GameSystem.objects.filter(kind="game").order_by("name")
+    if value:
+        found = games.filter(key=str(value).strip()).first() or games.filter(name__iexact=str(value).strip()).first()
+        if found is not None:
+            return found
+    return games.first()
 
 
 class GameChoice(forms.ModelChoiceField):
@@ -40,7 +47,7 @@ class ArmyKeys(forms.MultipleChoiceField):
 class EventForm(forms.Form):
     """Run an event: what it is, and the rules every list submitted to it is checked by."""
 
-    name = forms.CharField(max_length=NAME_MAX_LENGTH)
+    name = NameField(max_length=NAME_MAX_LENGTH)
     date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
     game = GameChoice(
         queryset=models.GameSystem.objects.filter(kind="game"),
@@ -53,10 +60,10 @@ class EventForm(forms.Form):
         required=False, min_value=1, max_value=SETTING_NUMBER_MAX, label="Order-dice cap (games with order dice)"
     )
     allowed_armies = ArmyKeys(
-        choices=army_choices,
         required=False,
         label="Armies allowed (none picked: every army)",
-        help_text="A nation allows its theatre lists too. Hold Ctrl (or ⌘) to pick several.",
+        help_text="The armies of the event's game, by nation; a nation allows its theatre lists too. "
+        "Hold Ctrl (or ⌘) to pick several.",
         widget=forms.SelectMultiple(attrs={"size": 8}),
     )
     year = forms.IntegerField(required=False, min_value=YEAR_MIN, max_value=YEAR_MAX, label="Year (games with years)")
@@ -72,6 +79,11 @@ class EventForm(forms.Form):
         games = models.GameSystem.objects.filter(kind="game")
         periods = [(p["key"], f"{p['name']} ({game.short_name})") for game in games for p in game.periods]
         self.fields["period"].widget = forms.Select(choices=[("", "—"), *periods])
+        # The armies of the event's game only, grouped by nation, each named with its nation where another
+        # nation has a list of the same name; another game's armies come with that game (htmx, or the button).
+        self.system = picked_game(self)
+        self.game_key = self.system.key if self.system else ""
+        self.fields["allowed_armies"].choices = army_groups([self.system], value="key") if self.system else []
 
     def clean(self):
         cleaned = super().clean()
@@ -106,18 +118,15 @@ class EventForm(forms.Form):
         return cleaned
 
 
-class SubmitForm(forms.Form):
-    """A player's list for an event: their name, and a share link of this site or a roster file."""
+class ListForm(forms.Form):
+    """A list for an event: a share link of this site or a roster file (a player replacing their own list)."""
 
-    player = forms.CharField(max_length=PLAYER_MAX_LENGTH, label="The name you play under")
     share_link = forms.CharField(required=False, max_length=500, label="Share link of your roster (…/r/…/)")
     file = forms.FileField(required=False, label="or a roster file")
 
     def clean(self):
         cleaned = super().clean()
         link, upload = (cleaned.get("share_link") or "").strip(), cleaned.get("file")
-        if "player" in cleaned and not cleaned["player"].strip():
-            self.add_error("player", "Give the name you play under.")
         if bool(link) == bool(upload) and not self.errors.get("file"):
             self.add_error(None, "Paste a share link or upload a roster file (one of the two).")
         if upload is not None and upload.size > MAX_FILE_BYTES:
@@ -126,8 +135,15 @@ class SubmitForm(forms.Form):
         return cleaned
 
 
+class SubmitForm(ListForm):
+    """A player's list for an event: their name, and a share link of this site or a roster file."""
+
+    player = NameField(max_length=PLAYER_MAX_LENGTH, label="The name you play under")
+    field_order = ["player", "share_link", "file"]
+
+
 class SubmitRosterForm(forms.Form):
     """From a roster's editor: the event's link and the player's name."""
 
-    event_link = forms.CharField(max_length=500, label="The event's link")
-    player = forms.CharField(max_length=PLAYER_MAX_LENGTH, label="The name you play under")
+    event_link = forms.CharField(max_length=500, label="The event's link, or your own submission link")
+    player = NameField(required=False, max_length=PLAYER_MAX_LENGTH, label="The name you play under")

@@ -12,22 +12,20 @@ import io
 import re
 from functools import partial
 
-from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_ratelimit.core import is_ratelimited
 
 from lists.cards import list_context
 from lists.event_models import MAX_SUBMISSIONS, Event, Submission
 from lists.events import print_pack, submitting
 from lists.gamedata.loading import game_data
-from lists.rosters.sharing import hash_secret, new_edit_secret, new_share_id, roster_for_edit
-from lists.web.event_forms import EventForm, SubmitForm, SubmitRosterForm
-from lists.web.page_helpers import download_name, limit_creation, pdf_or_job, too_many_requests
+from lists.rosters.sharing import hash_secret, new_edit_secret, new_share_id
+from lists.web.event_forms import EventForm
+from lists.web.page_helpers import download_name, limit_creation, pdf_or_job
 
 SORTS = {
     "player": lambda row: row["submission"].player.casefold(),
@@ -62,7 +60,9 @@ def _noindex(response: HttpResponse) -> HttpResponse:
 @limit_creation
 def new_event(request: HttpRequest) -> HttpResponse:
     """The form to run an event; creating it opens the organiser's page by its secret link."""
-    form = EventForm(request.POST or None)
+    form = EventForm(request.POST) if request.method == "POST" else EventForm(initial=_initial(request))
+    if request.htmx and request.method == "GET":  # the game changed: its armies
+        return render(request, "lists/event_new.html#armies", {"form": form})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         secret = new_edit_secret()
@@ -85,79 +85,14 @@ def new_event(request: HttpRequest) -> HttpResponse:
     return render(request, "lists/event_new.html", {"form": form}, status=status)
 
 
-# --- the public page and submitting ------------------------------------------
+def _initial(request: HttpRequest) -> dict:
+    """What the form was filled with when the organiser asked for another game's armies (`?game=`)."""
+    initial = {name: request.GET[name] for name in EventForm.base_fields if request.GET.get(name)}
+    initial["allowed_armies"] = request.GET.getlist("allowed_armies")
+    return initial
 
 
-def _public_context(event: Event, form: SubmitForm | None = None, **extra) -> dict:
-    submissions = list(event.submissions.all())
-    data = game_data(event.system)
-    return {
-        "event": event,
-        "submissions": submissions,
-        "form": form or SubmitForm(),
-        "closed": submitting.closed_reason(event),
-        "allowed": submitting.allowed_army_names(event, data),
-        **extra,
-    }
-
-
-@require_GET
-def public_event(request: HttpRequest, public_id: str) -> HttpResponse:
-    event = submitting.event_for_public(public_id)
-    return _noindex(render(request, "lists/event_public.html", _public_context(event)))
-
-
-@require_POST
-def submit(request: HttpRequest, public_id: str) -> HttpResponse:
-    """A player's list from a share link or a roster file; a refusal keeps what they typed."""
-    event = submitting.event_for_public(public_id)
-    if is_ratelimited(request, group="create", key="ip", rate=settings.ROSTER_CREATE_RATE, increment=True):
-        return too_many_requests(request, None)
-    form = SubmitForm(request.POST, request.FILES)
-    if not form.is_valid():
-        return render(request, "lists/event_public.html", _public_context(event, form), status=400)
-    try:
-        if form.cleaned_data["file"] is not None:
-            upload = form.cleaned_data["file"]
-            document = submitting.document_from_file(upload.read(), upload.name or "")
-        else:
-            document = submitting.document_from_share_link(form.cleaned_data["share_link"])
-        submission, replaced = submitting.submit(event, form.cleaned_data["player"].strip(), document)
-    except submitting.SubmissionRefused as refused:
-        form.add_error(None, str(refused))
-        return render(request, "lists/event_public.html", _public_context(event, form), status=400)
-    done = f"{submission.player}'s list {'replaced the earlier one' if replaced else 'is submitted'}."
-    return render(request, "lists/event_public.html", _public_context(event, done=done))
-
-
-@require_POST
-def submit_roster(request: HttpRequest, secret: str) -> HttpResponse:
-    """From a roster's editor: submit the roster as it stands now to the event whose link is pasted."""
-    roster = roster_for_edit(secret)
-    if is_ratelimited(request, group="create", key="ip", rate=settings.ROSTER_CREATE_RATE, increment=True):
-        return too_many_requests(request, None)
-    form = SubmitRosterForm(request.POST)
-    problems = []
-    event = None
-    if form.is_valid():
-        public_id = submitting.public_id_from_link(form.cleaned_data["event_link"])
-        event = Event.objects.select_related("system").filter(public_id=public_id or "").first()
-        if event is None:
-            problems.append("No event has that link: paste the address of the event's page (…/events/…/).")
-    else:
-        problems += [error for errors in form.errors.values() for error in errors]
-    if event is not None:
-        try:
-            submission, replaced = submitting.submit(
-                event, form.cleaned_data["player"].strip(), submitting.document_from_roster(roster)
-            )
-        except submitting.SubmissionRefused as refused:
-            problems.append(str(refused))
-    if problems:
-        context = {"title": "The list was not submitted", "problems": problems}
-        return render(request, "lists/problems.html", context, status=400)
-    done = f"{submission.player}'s list {'replaced the earlier one' if replaced else 'is submitted'}."
-    return render(request, "lists/event_public.html", _public_context(event, done=done))
+# --- the published lists ------------------------------------------------------
 
 
 @require_GET
@@ -206,6 +141,7 @@ def organiser(request: HttpRequest, secret: str) -> HttpResponse:
         "sort": sort,
         "columns": [(key, label, f"-{key}" if sort == key else key) for key, label in COLUMNS],
         "created": request.GET.get("created") == "1",
+        "removed": request.GET.get("removed") == "1",
         "closed": submitting.closed_reason(event),
         "allowed": submitting.allowed_army_names(event, game_data(event.system)),
         "max_submissions": MAX_SUBMISSIONS,
@@ -227,11 +163,24 @@ def organiser_action(request: HttpRequest, secret: str, action: str) -> HttpResp
     return redirect("lists:event-organiser", secret=secret)
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 def remove_submission(request: HttpRequest, secret: str, submission_id: int) -> HttpResponse:
+    """Remove a player's list: a page asks first (no one-click delete), its form confirms."""
     event = submitting.event_for_organiser(secret)
-    Submission.objects.filter(event=event, id=submission_id).delete()
-    return redirect("lists:event-organiser", secret=secret)
+    submission = get_object_or_404(Submission, event=event, id=submission_id)
+    if request.method == "POST" and request.POST.get("confirm") == "yes":
+        submission.delete()
+        return redirect(f"{reverse('lists:event-organiser', args=[secret])}?removed=1")
+    context = {
+        "title": f"Remove {submission.player}'s list?",
+        "question": f"Remove {submission.player}'s list ({submission.roster_name}, {submission.army_name}) from "
+        f"{event.name}? It cannot be brought back: the player would have to submit it again.",
+        "action": reverse("lists:event-remove", args=[secret, submission.id]),
+        "button": f"Remove {submission.player}'s list",
+        "cancel": reverse("lists:event-organiser", args=[secret]),
+        "event": event,
+    }
+    return _noindex(render(request, "lists/event_confirm.html", context))
 
 
 def _submission_page(request, event: Event, submission: Submission, organiser_secret: str | None) -> HttpResponse:

@@ -35,12 +35,16 @@ from lists.rules.validation import (
 )
 
 
-def one_line_text(value: str) -> None:
-    """A form's name or label: one line of text (see validation.one_line)."""
-    try:
-        one_line(value)
-    except ValueError as problem:
-        raise forms.ValidationError(str(problem).capitalize() + ".") from None
+class NameField(forms.CharField):
+    """A name or label a player types: kept as `validation.one_line` keeps every name (one line, NFC,
+    no invisible characters), refused with its message if it holds a control or direction character."""
+
+    def to_python(self, value):
+        text = super().to_python(value)
+        try:
+            return one_line(text) if text else text
+        except ValueError as problem:
+            raise forms.ValidationError(str(problem).capitalize() + ".") from None
 
 
 def _number(low: int, high: int, **attrs) -> forms.IntegerField:
@@ -70,7 +74,7 @@ class StartForm(_JudgedForm):
         queryset=models.Army.objects.filter(system__kind="game").select_related("system"),
         error_messages={"required": "Pick a game and an army.", "invalid_choice": "Pick a game and an army."},
     )
-    name = forms.CharField(required=False, max_length=NAME_MAX_LENGTH, validators=[one_line_text])
+    name = NameField(required=False, max_length=NAME_MAX_LENGTH)
     points_limit = _number(0, POINTS_LIMIT_MAX, placeholder="no limit")
     year = _number(YEAR_MIN, YEAR_MAX)
     period = forms.CharField(required=False, widget=forms.Select)
@@ -92,7 +96,7 @@ class StartForm(_JudgedForm):
 class SettingsForm(_JudgedForm):
     """A roster's name, limit, year or period, game settings and house rules (each force has its organisation)."""
 
-    name = forms.CharField(required=False, max_length=NAME_MAX_LENGTH, validators=[one_line_text])
+    name = NameField(required=False, max_length=NAME_MAX_LENGTH)
     points_limit = _number(0, POINTS_LIMIT_MAX, placeholder="no limit")
     year = _number(YEAR_MIN, YEAR_MAX)
     period = forms.CharField(required=False)
@@ -160,7 +164,7 @@ class ForceForm(_JudgedForm):
     with the whole roster, by the same check as a roster file's forces.
     """
 
-    name = forms.CharField(required=False, max_length=NAME_MAX_LENGTH, validators=[one_line_text], label="Name")
+    name = NameField(required=False, max_length=NAME_MAX_LENGTH, label="Name")
     organisation = forms.TypedChoiceField(required=False, coerce=int, empty_value=None, label="Organisation")
 
     def __init__(self, *args, data_for: GameData, army_id: int, **kwargs):
@@ -177,7 +181,7 @@ class UnitForm(_JudgedForm):
     labels, error messages and the focus after a live update find their field.
     """
 
-    label = forms.CharField(required=False, max_length=NAME_MAX_LENGTH, validators=[one_line_text])
+    label = NameField(required=False, max_length=NAME_MAX_LENGTH)
     quality = forms.CharField(required=False, widget=forms.Select)
     size = _number(SIZE_MIN, SIZE_MAX)
     officer_rank = forms.CharField(required=False, widget=forms.Select)

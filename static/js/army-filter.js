@@ -1,11 +1,17 @@
-// The army choice of the home page: typing in the search box keeps only the armies (and their
-// nations' groups) whose names hold every word typed. Without JavaScript the box stays hidden.
+// The army pickers (the home page's army, an event's armies allowed): typing in a search box keeps only the
+// armies (and their nations' groups) whose names hold every word typed. Without JavaScript the box stays
+// hidden. Boxes are found when typed in, so a picker htmx puts in place works too.
 (() => {
-  const box = document.getElementById("army-filter");
-  const select = document.getElementById("id_army");
-  if (!box || !select) return;
-  box.hidden = false;
-  box.addEventListener("input", () => {
+  const show = () => {
+    for (const box of document.querySelectorAll("input.army-filter[hidden]")) box.hidden = false;
+  };
+  show();
+  document.addEventListener("htmx:afterSettle", show);
+  document.addEventListener("input", (event) => {
+    const box = event.target;
+    if (!(box instanceof HTMLInputElement) || !box.classList.contains("army-filter")) return;
+    const select = document.getElementById(box.getAttribute("aria-controls"));
+    if (!select) return;
     const words = box.value.toLowerCase().split(/\s+/).filter(Boolean);
     let first = null;
     for (const group of select.querySelectorAll("optgroup")) {
@@ -17,6 +23,7 @@
       }
       group.hidden = shown === 0;
     }
-    if (first && select.selectedOptions[0]?.hidden !== false) first.selected = true;
+    // A single choice follows the search; armies picked in a multiple choice stay picked.
+    if (!select.multiple && first && select.selectedOptions[0]?.hidden !== false) first.selected = true;
   });
 })();

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('lists', '0020_option_force_limits_needs_and_rules'),
+        ('lists', '0022_one_submission_per_player_name'),
     ]
 
     operations = [
