@@ -1,19 +1,27 @@
 """The BattleScribe ids a roster file needs, written beside the converted packs.
 
 A BattleScribe or New Recruit roster names each selection by its entry-id
-chain: the entry-link ids from the force down, joined by `::`, ending in the
-entry's own id (a group adds no segment). The packs keep one id per unit and
-option (`source_id`); this module records, for every converted unit, the
-whole tree of entries under the root entry a player adds, so that a roster can
-be read (every selection mapped or refused) and written (the chains
-BattleScribe builds), plus the game system's and catalogues' ids and
-revisions. The file is data for the roster reader and writer
+chain: the ids of the entry links (and group links) from the force down, joined
+by `::`, ending in the entry's own id (a group adds no segment); its
+`entryGroupId` is the same prefix and the id of the group holding it. The packs
+keep one id per unit and option (`source_id`); this module records, for every
+converted unit, the whole tree of entries under the root entry a player adds,
+so that a roster can be read (every selection mapped or refused) and written
+(the chains BattleScribe builds), plus the game system's and catalogues' ids and
+revisions. The chains are the engine's (lists/battlescribe/engine/options.py,
+which builds them exactly as BattleScribe does), read from the data files as
+published (no override applied: a file names what BattleScribe saw), one
+catalogue at a time with its game system (catalogues copied from one another
+share ids); the converter's reading only says what each entry is to us
+(quality, men, a compulsory choice...). The file is data for the roster reader and writer
 (lists/rosters/battlescribe_reading.py), not game data, so the pack loader skips it.
 """
 
 from __future__ import annotations
 
 from lists.battlescribe.converter import Converter
+from lists.battlescribe.engine.options import GroupOption, Option, root_options
+from lists.battlescribe.engine.xml_loading import load_data_files
 from lists.battlescribe.names import QUALITIES, THEATRE_SELECTOR
 from lists.battlescribe.nodes import Node
 from lists.battlescribe.reader import DataFile
@@ -99,32 +107,49 @@ def _root_trees(converter: Converter, catalogue: DataFile) -> dict[str, dict]:
     """Every root entry of a catalogue (what a player adds to a force) with the tree of entries under it."""
     trees: dict[str, dict] = {}
     root = catalogue.root
+    system = converter.library.system.path
+    data = load_data_files([(system.name, system.read_bytes()), (catalogue.path.name, catalogue.path.read_bytes())])
+    engine_catalogue = next(c for c in data.catalogues if c.id == root.get("id"))
+    engine_roots, _ = root_options(data, data.root_entries(engine_catalogue))
     for element in [*root.findall("entryLinks/entryLink"), *root.findall("selectionEntries/selectionEntry")]:
         node = converter.resolve(element, catalogue)
-        if node is None or node.is_group:
+        option = _match(node, [o for o in engine_roots if o.group is None]) if node is not None else None
+        if node is None or node.is_group or option is None:
             continue
         tree: dict[str, list] = {}
-        _walk(converter, catalogue, node, [], "", "", "", tree, 0)
+        _walk(converter, catalogue, node, option, "", "", tree, 0)
         if tree:
             trees[next(iter(tree))] = tree
     return trees
+
+
+def _match(node: Node, candidates: list) -> Option | GroupOption | None:
+    """The engine's option (or group option) for the converter's node: the same link, or the same entry."""
+    return next((c for c in candidates if (c.link.id if c.link is not None else c.entry.id) == node.id), None)
+
+
+def _under(option: Option | GroupOption) -> list:
+    """What sits straight under an engine option or group option: its entries and groups, not theirs."""
+    if isinstance(option, GroupOption):
+        return [o for o in [*option.options, *option.nested_groups] if o.group is option]
+    return [o for o in [*option.children, *option.groups] if o.group is None and o.parent is option]
 
 
 def _walk(
     converter: Converter,
     catalogue: DataFile,
     node: Node,
-    links: list[str],
-    group: str,
+    option: Option | GroupOption,
     group_kind: str,
     parent: str,
     tree: dict[str, list],
     depth: int,
 ) -> None:
-    """Record `node` and what is under it: chain -> [link-or-entry id, name, type, group chain, group kind,
-    least, most, parent chain, own points]."""
+    """Record `node` (the engine's `option`) and what is under it: chain -> [link-or-entry id, name, type,
+    group chain, group kind, least, most, parent chain, own points]. The chains are the engine's."""
     if depth > MAX_DEPTH:
         return
+    under = _under(option)
     if node.is_group:
         children = converter.children(node, catalogue)
         names = [c.name.strip().lower() for c in children if not c.is_group]
@@ -136,7 +161,6 @@ def _walk(
             kind = "selector"
         elif low >= 1 and (high is None or high > 1):
             kind = "men"
-        prefix = "::".join([*links, node.element.get("id", "")])
         # A compulsory one-of (an officer's weapon): its default is part of the unit, the others are options.
         wanted = node.element.get("defaultSelectionEntryId")
         entries = [c for c in children if not c.is_group]
@@ -145,11 +169,11 @@ def _walk(
             child_kind = kind
             if not kind and low >= 1 and high == 1:
                 child_kind = "default" if child is default else "choice"
-            _walk(converter, catalogue, child, links, prefix, child_kind, parent, tree, depth + 1)
+            found = _match(child, under)
+            if found is not None:
+                _walk(converter, catalogue, child, found, child_kind, parent, tree, depth + 1)
         return
-    own = node.element.get("id", "")
-    chain_links = [*links, node.link.get("id", "")] if node.link is not None else links
-    chain = "::".join([*chain_links, own])
+    chain = option.id
     if chain in tree:
         return
     least, most = node.limit("min"), node.limit("max")
@@ -157,7 +181,7 @@ def _walk(
         node.id,
         node.name,
         node.entry_type or "upgrade",
-        group,
+        option.group_id or "",
         group_kind,
         int(least or 0),
         None if most is None else int(most),
@@ -167,4 +191,6 @@ def _walk(
     for child in converter.children(node, catalogue):
         # A quality entry with its own men straight under an entry (no price group) is a quality all the same.
         kind = "quality" if not child.is_group and is_quality_entry(converter, child, catalogue) else ""
-        _walk(converter, catalogue, child, chain_links, "", kind, chain, tree, depth + 1)
+        found = _match(child, under)
+        if found is not None:
+            _walk(converter, catalogue, child, found, kind, chain, tree, depth + 1)
