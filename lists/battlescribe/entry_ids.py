@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from lists.battlescribe.converter import Converter
 from lists.battlescribe.engine.options import GroupOption, Option, root_options
+from lists.battlescribe.engine.roster import Roster
 from lists.battlescribe.engine.xml_loading import load_data_files
 from lists.battlescribe.names import QUALITIES, THEATRE_SELECTOR
 from lists.battlescribe.nodes import Node
@@ -42,6 +43,9 @@ def entry_ids(converter: Converter, files: dict[str, dict]) -> dict:
         "organisations": {},
         "units": {},
         "roots": {},
+        # Root entries that are neither units nor theatre selectors (chain -> [name, BattleScribe adds it to
+        # every new force]): a file may hold them empty, as BattleScribe adds them (Command Vehicle Options).
+        "other_roots": {},
     }
     categories = {
         c["key"]: [c["source_id"], c["name"]] for c in files.get("shared.yaml", {}).get("unit_categories", [])
@@ -61,7 +65,7 @@ def entry_ids(converter: Converter, files: dict[str, dict]) -> dict:
             "name": root.get("name"),
             "revision": root.get("revision"),
         }
-        trees = _root_trees(converter, catalogue)
+        trees, compulsory = _root_trees(converter, catalogue)
         for army in armies[1:]:
             chain = _find(trees, army["source_id"], own=True)
             if chain:
@@ -91,6 +95,10 @@ def entry_ids(converter: Converter, files: dict[str, dict]) -> dict:
             if army["key"] in document["armies"]:
                 root_chain = document["armies"][army["key"]]["root"]
                 document["roots"].setdefault(nation, {}).setdefault(root_chain, trees[root_chain])
+        kept = document["roots"].get(nation, {})
+        document["other_roots"][nation] = {
+            chain: [tree[chain][1], chain in compulsory] for chain, tree in trees.items() if chain not in kept
+        }
     return document
 
 
@@ -103,8 +111,9 @@ def _find(trees: dict[str, dict], wanted: str, own: bool) -> tuple[str, str] | N
     return None
 
 
-def _root_trees(converter: Converter, catalogue: DataFile) -> dict[str, dict]:
-    """Every root entry of a catalogue (what a player adds to a force) with the tree of entries under it."""
+def _root_trees(converter: Converter, catalogue: DataFile) -> tuple[dict[str, dict], set[str]]:
+    """Every root entry of a catalogue (what a player adds to a force) with the tree of entries under it, and
+    the chains of those BattleScribe selects in a new force of the converter's organisation."""
     trees: dict[str, dict] = {}
     root = catalogue.root
     system = converter.library.system.path
@@ -120,7 +129,9 @@ def _root_trees(converter: Converter, catalogue: DataFile) -> dict[str, dict]:
         _walk(converter, catalogue, node, option, "", "", tree, 0)
         if tree:
             trees[next(iter(tree))] = tree
-    return trees
+    roster = Roster(data)
+    force = roster.add_force(converter.force_id, engine_catalogue.id)
+    return trees, {selection.entry_id for selection in force.selections}
 
 
 def _match(node: Node, candidates: list) -> Option | GroupOption | None:
