@@ -39,9 +39,9 @@ class Builder:
         self.roster = Roster(self.data, name)
         self.roster.set_cost_limit("points", float(points_limit))
 
-    def force(self, theatre: str, name: str | None = None) -> Force:
-        """A Reinforced Platoon choosing `theatre` (in place of the selector's default)."""
-        force = self.roster.add_force(REINFORCED_PLATOON, self.data.catalogues[0].id)
+    def force(self, theatre: str, name: str | None = None, entry: str = REINFORCED_PLATOON) -> Force:
+        """A force (the Reinforced Platoon) choosing `theatre` (in place of the selector's default)."""
+        force = self.roster.add_force(entry, self.data.catalogues[0].id)
         force.custom_name = name
         selector = next((s for s in force.selections if s.name == "Theatre Selector"), None)
         if selector is None:
@@ -56,7 +56,10 @@ class Builder:
         selection = None
         for name in names:
             options = self.roster.options_under(parent)
-            option = next((o for o in options if " ".join(o.name.split()) == name), None)
+            named = [o for o in options if " ".join(o.name.split()) == name]
+            # As BattleScribe offers them: an entry hidden here (another theatre's copy) is not.
+            shown = [o for o in named if not self.roster.view_option(o, parent).hidden]
+            option = (shown or [None])[0]
             if option is None:
                 known = sorted({" ".join(o.name.split()) for o in options})
                 raise KeyError(f"{name!r} is not offered under {getattr(parent, 'name', parent)}: {known}")
@@ -139,4 +142,78 @@ def germany() -> Builder:
         b.pick(force, "Heer Grenadier Squad", label=f"{number}. Gruppe b")
     b.pick(b.roster.forces[0], "SdKfz 251/1 Half-Track ' Hanomag'", "Regular")
     b.roster.forces[0].selections[-1].custom_name = "Hanomag"
+    return b
+
+
+def platoon(
+    b: Builder, force: Force, rank: str, quality: str, squad: tuple[str, ...], extra: int, option: str | None
+) -> None:
+    """An officer of `rank` and two squads of `squad` (its name, then its quality where it has a choice of
+    them), the first with `extra` more men and `option`."""
+    officer = b.pick(b.existing(force, "Officer"), rank)
+    b.pick(officer, quality)
+    b.pick(force, *squad)
+    force.selections[-1].custom_name = f"{squad[0]} 1"
+    first = force.selections[-1] if len(squad) == 1 else force.selections[-1].children[-1]
+    if extra:
+        men = [c for c in first.children if c.option.group is not None and c.number > 1] or first.children[-1:]
+        b.count(men[-1], men[-1].number + extra)
+    if option:
+        b.pick(first, option)
+    b.pick(force, *squad)
+    force.selections[-1].custom_name = f"{squad[0]} 2"
+
+
+def united_states() -> Builder:
+    b = Builder("Armies of the United States", "Rhineland", 1000)
+    force = b.force("1945: Rhineland", "First platoon")
+    platoon(
+        b,
+        force,
+        "Second Lieutenant",
+        "Regular",
+        ("Infantry Squad (Late-War)", "Regular"),
+        2,
+        "Regular Soldier with Bar M1918A2",
+    )
+    return b
+
+
+def great_britain() -> Builder:
+    b = Builder("Armies of Great Britain", "Into the Reich", 1000)
+    force = b.force("1945: Into the Reich", "1 Platoon")
+    platoon(b, force, "Second Lieutenant", "Regular", ("Infantry Section (Late-War)", "Regular"), 1, None)
+    return b
+
+
+def soviet_union() -> Builder:
+    b = Builder("Armies of the  Soviet Union", "Bagration", 1000)
+    for name in ("Platoon 1", "Platoon 2"):
+        force = b.force("1944: Operation Bagration", name)
+        platoon(b, force, "Leytenánt (Second Lieutenant)", "Regular", ("Rifle Squad",), 3, "Anti-tank Grenades")
+    return b
+
+
+def japan() -> Builder:
+    b = Builder("Armies of Japan", "Burma", 1000)
+    force = b.force("1944: Burma", "Shotai")
+    platoon(
+        b, force, "Rikugun Shoi (Second Lieutenant)", "Regular", ("IJA Infantry Squad",), 2, "Regular Soldier with LMG"
+    )
+    return b
+
+
+def italy() -> Builder:
+    b = Builder("Armies of Italy", "Sicily", 1000)
+    # Italy's own "Reinforced Platoon 2", the only platoon its officers lead (docs/battlescribe.md).
+    force = b.force("1943: The Defence of Sicily (Armies of Italy)", "Plotone", "8c7b-e8ce-d16d-009a")
+    platoon(
+        b,
+        force,
+        "Sottotenente (Second Lieutenant)",
+        "Regular",
+        ("Infantry Section", "Infantry Section", "Regular"),
+        1,
+        None,
+    )
     return b

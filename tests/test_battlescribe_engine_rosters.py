@@ -13,13 +13,8 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from lists.battlescribe.engine.roster_files import read_roster_xml
-from lists.rosters.battlescribe_writing import export, exportable, roster_rosz
-from lists.rosters.files import load_roster_file
-from lists.rules.pricing import unit_points
-from lists.rules.verdict import judge
 from tests import battlescribe_engine_rosters as made
-from tests.test_roster_files import EXAMPLES, validate
+from tests.test_roster_files import validate
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "battlescribe"
 SCHEMA = etree.XMLSchema(etree.parse(str(FIXTURES / "Roster-2.03.xsd")))
@@ -37,9 +32,16 @@ def written(tmp_path: Path, data: bytes | str, name: str) -> Path:
     return path
 
 
-# (recipe, file kind, our verdict: legal?, the findings' codes)
+# (recipe, file kind, our verdict: legal?, the findings' codes). A squad as BattleScribe first adds it (its
+# NCO and the least soldiers the data asks) is below the rulebook's size for three of them (unit.size); the
+# Soviet Rifle Squads of the Compulsory Units copy count as no Infantry squad of the platoon (org.missing).
 CASES = {
     "germany": ("ros", True, []),
+    "united_states": ("rosz", False, ["unit.size"]),
+    "great_britain": ("newrecruit", False, ["unit.size"]),
+    "soviet_union": ("newrecruit", False, ["org.missing"]),
+    "japan": ("ros", False, ["unit.size"]),
+    "italy": ("rosz", True, []),
 }
 
 

@@ -263,7 +263,13 @@ def _unit(selection: Element, key: str, chain: str, reading: Reading) -> dict:
     unit_name = selection.get("name") or key
     for child in items(selection, "selections", "selection"):
         _content(child, chain, tree, options_by_id, found, unit_name, reading)
-    entry: dict = {"unit": key, "label": (selection.get("customName") or selection.get("name") or key).strip()[:100]}
+    label = base = (selection.get("customName") or selection.get("name") or key).strip()[:95]
+    # BattleScribe names units by their entry unless renamed: two Rifle Squads become "Rifle Squad (2)".
+    count = 1
+    while label in reading.file_units:
+        count += 1
+        label = f"{base} ({count})"
+    entry: dict = {"unit": key, "label": label}
     quality = found["quality"] or found["men_quality"]
     if quality:
         entry["quality"] = quality
