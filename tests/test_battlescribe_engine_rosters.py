@@ -13,8 +13,13 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
+from lists.battlescribe.engine.roster_files import read_roster_xml
+from lists.rosters.battlescribe_writing import export, exportable, roster_rosz
+from lists.rosters.files import load_roster_file
+from lists.rules.pricing import unit_points
+from lists.rules.verdict import judge
 from tests import battlescribe_engine_rosters as made
-from tests.test_roster_files import validate
+from tests.test_roster_files import EXAMPLES, validate
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "battlescribe"
 SCHEMA = etree.XMLSchema(etree.parse(str(FIXTURES / "Roster-2.03.xsd")))
@@ -58,3 +63,38 @@ def test_a_roster_battlescribe_saves_is_read_at_the_engines_points(tmp_path, nam
     assert verdict["points"] == builder.points
     assert "file_points" not in verdict  # the file's own costs (the engine's) agree with ours
     assert (verdict["valid"], sorted({f["code"] for f in verdict["findings"]})) == (legal, codes)
+
+
+@pytest.mark.parametrize("name", ["germany", "soviet_union"])
+def test_our_export_of_an_engine_roster_is_valid_and_reads_back_the_same(name):
+    builder = getattr(made, name)()
+    ours = load_roster_file(builder.xml().encode(), f"{name}.ros").snapshot()
+    xml = export(ours)
+    assert SCHEMA.validate(etree.fromstring(xml)), SCHEMA.error_log
+    back = load_roster_file(roster_rosz(xml), "again.rosz").snapshot()
+    assert [(u.unit_type.key, u.label, u.quality, u.own_size, u.options) for u in back.units] == [
+        (u.unit_type.key, u.label, u.quality, u.own_size, u.options) for u in ours.units
+    ]
+    assert judge(back).points == judge(ours).points == builder.points
+
+
+def engine_points(snapshot) -> tuple[float, float]:
+    """Our export read by the engine against the real data: (the engine's total, ours)."""
+    catalogue = {"germany": "Armies of Germany", "soviet-union": "Armies of the  Soviet Union"}
+    nation = snapshot.army_key.split("-1")[0]
+    data = made.nation_data(catalogue.get(nation, nation))
+    roster = read_roster_xml(data, export(snapshot))
+    return roster.total_cost("points"), sum(unit_points(snapshot, u) for u in snapshot.units)
+
+
+def test_the_engine_reads_our_exports_of_the_examples_at_our_points():
+    tried = []
+    for path in EXAMPLES:
+        snapshot = load_roster_file(path.read_bytes(), path.name).snapshot()
+        if exportable(snapshot):
+            tried.append((path.stem, *engine_points(snapshot)))
+    assert sorted(stem for stem, _, _ in tried) == [
+        "bolt-action-2e-germany-normandy",
+        "bolt-action-2e-germany-normandy-two-platoons",
+    ]
+    assert [(stem, engine) for stem, engine, ours in tried if engine != ours] == []
