@@ -128,8 +128,8 @@ class Made:
 
 
 def germany() -> Builder:
-    """Two platoons in Normandy: a Leutnant and two Grenadier squads each (one with an LMG and Panzerfausts,
-    riding nothing), a Hanomag."""
+    """Two platoons in Normandy: a Leutnant and two Grenadier squads each (one of eight men with an LMG and two
+    Panzerfausts), and in the first a Hanomag the first squad rides in."""
     b = Builder("Armies of Germany", "Kampfgruppe Normandie", 1000)
     for number in (1, 2):
         force = b.force("1944: Normandy (Armies of Germany)", f"{number}. Zug")
@@ -142,6 +142,8 @@ def germany() -> Builder:
         b.pick(force, "Heer Grenadier Squad", label=f"{number}. Gruppe b")
     b.pick(b.roster.forces[0], "SdKfz 251/1 Half-Track ' Hanomag'", "Regular")
     b.roster.forces[0].selections[-1].custom_name = "Hanomag"
+    # Our own convention for a unit riding another (the format has none): a custom note.
+    next(s for s in b.roster.forces[0].selections if s.custom_name == "1. Gruppe").custom_notes = "Transport: Hanomag"
     return b
 
 
