@@ -2,6 +2,7 @@
 
 import io
 import json
+import re
 import zipfile
 from pathlib import Path
 
@@ -18,11 +19,10 @@ from lists.rosters.battlescribe_writing import export, exportable, roster_rosz
 from lists.rosters.files import RosterFile, load_roster_file, resolve
 from lists.rules.validation import open_options, open_qualities, unit_refusals
 from lists.rules.verdict import judge
+from tests import battlescribe_engine_rosters as made
 from tests.test_roster_files import EXAMPLES, validate
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "battlescribe"
-HAND_MADE = FIXTURES / "germany-normandy-two-platoons.ros"
-SOVIET = FIXTURES / "soviet-guards-two-platoons.ros"
 SCHEMA = etree.XMLSchema(etree.parse(str(FIXTURES / "Roster-2.03.xsd")))
 
 pytestmark = [pytest.mark.usefixtures("real_packs"), pytest.mark.django_db]
@@ -62,127 +62,77 @@ def assert_round_trip(snapshot) -> None:
     assert picture(rosz) == picture(snapshot)
 
 
-# --- hand-made files ----------------------------------------------------------
+# --- a roster BattleScribe saves, made with our engine from the real data (tests/battlescribe_engine_rosters.py)
 
 
-def test_a_hand_made_ros_imports_at_the_hand_priced_points_and_verdict():
-    code, out, err = validate(HAND_MADE, "--json")
-    verdict = json.loads(out)
-    assert code == 1, err  # read, and not legal: each platoon has one infantry squad of the two it needs
-    assert verdict["points"] == 362  # priced by hand in the file's comment
-    assert [f["points"] for f in verdict["forces"]] == [259, 103]
-    assert [u["label"] for u in verdict["forces"][0]["units"]] == [
-        "Leutnant (Second Lieutenant)",
-        "1. Gruppe",
-        "Hanomag",
-    ]
-    assert [(f["code"], f["message"].split(";")[0]) for f in verdict["findings"]] == [
-        ("org.missing", "Platoon 1 (Reinforced Platoon) needs at least 2 Infantry squads"),
-        ("org.missing", "Platoon 2 (Reinforced Platoon) needs at least 2 Infantry squads"),
-    ]
-    assert "file_points" not in verdict  # the file's own costs agree with ours
+@pytest.fixture(scope="module")
+def normandy(tmp_path_factory) -> Path:
+    """Two German platoons in Normandy, 529 points, legal, as BattleScribe saves them."""
+    if not made.BOLT_ACTION.is_dir():
+        pytest.skip("../shared/bsdata/boltaction is absent")
+    path = tmp_path_factory.mktemp("engine") / "normandy.ros"
+    path.write_text(made.germany().xml())
+    return path
 
 
-def test_the_hand_made_roster_keeps_its_men_options_and_transport():
-    snapshot = load_roster_file(HAND_MADE.read_bytes(), HAND_MADE.name).snapshot()
+def test_a_battlescribe_roster_keeps_its_men_options_and_transport(normandy):
+    snapshot = load_roster_file(normandy.read_bytes(), normandy.name).snapshot()
     squad = next(u for u in snapshot.units if u.label == "1. Gruppe")
     assert (squad.quality, squad.size, squad.options) == ("regular", 8, {"panzerfaust": 2, "lmg": 1})
     assert snapshot.units[squad.transport].label == "Hanomag"
     assert snapshot.army_key == "germany-1944-normandy"
+    assert [f.name for f in snapshot.forces] == ["1. Zug", "2. Zug"]
     assert_round_trip(snapshot)
 
 
-def test_a_hand_made_rosz_imports_the_same(tmp_path):
-    code, out, _ = validate(written(tmp_path, zipped(HAND_MADE.read_bytes()), "list.rosz"), "--json")
-    assert code == 1
-    assert json.loads(out)["points"] == 362
+def test_a_battlescribe_rosz_imports_the_same(tmp_path, normandy):
+    code, out, _ = validate(written(tmp_path, zipped(normandy.read_bytes()), "list.rosz"), "--json")
+    assert code == 0
+    assert json.loads(out)["points"] == 529
 
 
-def test_a_hand_made_soviet_rosz_of_two_platoons_imports_at_the_hand_priced_points(tmp_path):
-    code, out, err = validate(
-        written(tmp_path, zipped(SOVIET.read_bytes(), "Guards hand-made.ros"), "g.rosz"), "--json"
-    )
-    verdict = json.loads(out)
-    assert code == 0, err
-    assert (verdict["valid"], verdict["points"], verdict["points_limit"]) == (True, 409, 500)
-    assert verdict["findings"] == []
-    assert [(f["name"], f["points"]) for f in verdict["forces"]] == [("Platoon 1", 249), ("Second platoon", 160)]
-    snapshot = load_roster_file(SOVIET.read_bytes(), SOVIET.name).snapshot()
-    first, _, second, _ = (u for u in snapshot.units if u.label.startswith("Guards"))
-    # Seven men and the Soldier with LMG the option adds; five men, every one with anti-tank grenades.
-    assert (first.size, first.options) == (7, {"captured-panzerfaust-from-1944": 1, "regular-soldier-with-lmg": 1})
-    assert snapshot.units[first.transport].label == "Lorry"
-    assert (second.size, second.options) == (None, {"anti-tank-grenades": 5})
-    assert_round_trip(snapshot)
-
-
-def new_recruit_style(text: str) -> str:
-    """The file as New Recruit writes it: its own attributes, the second force nested in the first, an
-    "(Illegal Units)" category, and BattleScribe 2.01's older name for a cost's type."""
-    end_of_first = text.index("    </force>\n") + len("    </force>\n")
-    second = text[end_of_first : text.index("  </forces>")]
-    text = (
-        text[: end_of_first - len("    </force>\n")]
-        + "      <forces>\n"
-        + second
-        + "      </forces>\n    </force>\n  </forces>\n</roster>\n"
-    )
-    text = text.replace("<roster ", '<roster generatedBy="https://newrecruit.eu" ', 1)
-    text = text.replace('type="upgrade">', 'type="upgrade" from="entry" group="Options">')
-    text = text.replace('typeId="points"', 'costTypeId="points"')
-    illegal = '<category id="i1" name="(Illegal Units)" entryId="illegal-units" primary="false"/>'
-    return text.replace('primary="true"/></categories>', 'primary="true"/>' + illegal + "</categories>", 1)
-
-
-@pytest.mark.parametrize("path", [HAND_MADE, SOVIET])
-def test_new_recruits_own_attributes_and_nested_forces_are_read(tmp_path, path):
-    plain = load_roster_file(path.read_bytes(), path.name)
-    styled = load_roster_file(new_recruit_style(path.read_text()).encode(), "nr.ros")
-    assert picture(styled.snapshot()) == picture(plain.snapshot())
-    assert styled.file_points == plain.file_points
-    assert len(styled.forces) == 2
-
-
-def test_render_cards_takes_a_ros(tmp_path):
+def test_render_cards_takes_a_ros(tmp_path, normandy):
     out = io.StringIO()
-    call_command("render_cards", str(SOVIET), "-o", str(tmp_path / "cards.pdf"), stdout=out)
-    assert "7 unit(s)" in out.getvalue()  # two officers, four squads, the lorry
+    call_command("render_cards", str(normandy), "-o", str(tmp_path / "cards.pdf"), stdout=out)
+    assert "7 unit(s)" in out.getvalue()  # two officers, four squads, the Hanomag
     assert (tmp_path / "cards.pdf").read_bytes().startswith(b"%PDF")
 
 
-def test_a_file_total_unlike_ours_is_reported_with_the_units_that_differ(tmp_path):
-    text = HAND_MADE.read_text().replace('value="89.0"', 'value="99.0"')
+def test_a_file_total_unlike_ours_is_reported_with_the_units_that_differ(tmp_path, normandy):
+    text = normandy.read_text().replace('value="89.0"', 'value="99.0"')
     code, out, _ = validate(written(tmp_path, text.encode(), "list.ros"), "--json")
     verdict = json.loads(out)
-    assert code == 1 and verdict["points"] == 362
-    assert verdict["file_points"] == 372
+    assert code == 0 and verdict["points"] == 529
+    assert verdict["file_points"] == 539
     units = [unit for force in verdict["forces"] for unit in force["units"]]
     assert [(u["label"], u["points"], u.get("file_points")) for u in units if "file_points" in u] == [
         ("Hanomag", 89, 99)
     ]
     code, out, _ = validate(written(tmp_path, text.encode(), "list.ros"))
-    assert "The file's own total is 372 points" in out and "Hanomag: 99 in the file, 89 here" in out
+    assert "The file's own total is 539 points" in out and "Hanomag: 99 in the file, 89 here" in out
 
 
-def test_an_unmapped_selection_refuses_the_file_naming_it(tmp_path):
-    text = HAND_MADE.read_text().replace("::4ca96a39-7b62-450f-f3e0-1072acc9340b", "::dead-beef-0000-0000")
+def test_an_unmapped_selection_refuses_the_file_naming_it(tmp_path, normandy):
+    text = normandy.read_text().replace("::4ca96a39-7b62-450f-f3e0-1072acc9340b", "::dead-beef-0000-0000")
     code, out, err = validate(written(tmp_path, text.encode(), "list.ros"))
     assert code == 2 and out == ""
-    assert "Panzerfaust (4141d85d-3ff9-7772-accf-6c3ecb7d5364::dead-beef-0000-0000)" in err
+    assert "Panzerfaust (908c-b118-36a8-e33d::dead-beef-0000-0000)" in err
     assert "not an entry of Heer Grenadier Squad" in err
 
 
-def test_a_hidden_option_is_refused_not_dropped(tmp_path):
-    # The data's Luftfaust (6de6-e580-6bdb-1ca9) is hidden in every list: the converter left it out.
+def test_a_hidden_option_is_refused_not_dropped(tmp_path, normandy):
+    # The data's Luftfaust (6de6-e580-6bdb-1ca9) is hidden in the Normandy list. The chain reaches the squad by
+    # another link (4141d85d...) than the file's own squad (908c-b118...): the entry is found by its own id.
     luftfaust = (
         '<selection id="x1" name="Luftfaust" entryId="4141d85d-3ff9-7772-accf-6c3ecb7d5364::6de6-e580-6bdb-1ca9"'
         ' number="1" type="upgrade"/>'
     )
-    text = HAND_MADE.read_text().replace('<selection id="s007"', luftfaust + '<selection id="s007"', 1)
+    text = re.sub(
+        r'<selection id="[^"]*" name="Panzerfaust"', lambda m: luftfaust + m.group(0), normandy.read_text(), count=1
+    )
     code, _, err = validate(written(tmp_path, text.encode(), "list.ros"))
     assert code == 2
-    assert "Luftfaust (4141d85d-3ff9-7772-accf-6c3ecb7d5364::6de6-e580-6bdb-1ca9)" in err
-    assert "does not offer" in err
+    assert "'luftfaust' is an option of Heer Grenadier Squad this army list does not offer" in err
 
 
 @pytest.mark.parametrize(
@@ -208,8 +158,8 @@ def test_a_zip_bomb_is_refused_while_reading(tmp_path):
 def test_a_rosz_of_several_files_is_refused(tmp_path):
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
-        archive.writestr("a.ros", HAND_MADE.read_bytes())
-        archive.writestr("b.ros", HAND_MADE.read_bytes())
+        archive.writestr("a.ros", b"<roster/>")
+        archive.writestr("b.ros", b"<roster/>")
     code, _, err = validate(written(tmp_path, buffer.getvalue(), "two.rosz"))
     assert code == 2 and "holds 2 files" in err
 
@@ -220,13 +170,13 @@ def test_xml_entities_are_refused(tmp_path):
     assert code == 2 and "refused for safety" in err
 
 
-def test_deep_nesting_and_numbers_out_of_range_are_refused_cleanly(tmp_path):
+def test_deep_nesting_and_numbers_out_of_range_are_refused_cleanly(tmp_path, normandy):
     deep = "<selections><selection>" * 60 + "</selection></selections>" * 60
     text = f'<roster gameSystemId="d373-d979-116c-5487"><forces><force>{deep}</force></forces></roster>'
     code, _, err = validate(written(tmp_path, text.encode(), "deep.ros"))
     assert code == 2 and "nested more than 40 levels" in err
     wild = (
-        HAND_MADE.read_text()
+        normandy.read_text()
         .replace('value="1000.0"', 'value="' + "9" * 400 + '"')
         .replace('value="89.0"', 'value="inf"')
         .replace('number="7"', 'number="1e400"')
@@ -244,8 +194,8 @@ def test_the_web_import_refuses_with_400_and_saves_nothing(client):
     assert Roster.objects.count() == 0
 
 
-def test_the_web_import_reads_a_ros_and_the_share_page_offers_it_back(client):
-    with HAND_MADE.open("rb") as upload:
+def test_the_web_import_reads_a_ros_and_the_share_page_offers_it_back(client, normandy):
+    with normandy.open("rb") as upload:
         response = client.post("/rosters/import/", {"file": upload})
     assert response.status_code == 302
     roster = Roster.objects.get()
@@ -254,21 +204,21 @@ def test_the_web_import_reads_a_ros_and_the_share_page_offers_it_back(client):
     ros = client.get(f"/r/{roster.share_id}/roster.ros")
     assert ros.status_code == 200 and SCHEMA.validate(etree.fromstring(ros.content))
     rosz = client.get(f"/r/{roster.share_id}/roster.rosz")
-    assert load_roster_file(rosz.content, "x.rosz").snapshot().name == "Normandy hand-made"
+    assert load_roster_file(rosz.content, "x.rosz").snapshot().name == "Kampfgruppe Normandie"
 
 
-def test_the_web_import_notes_a_file_total_unlike_ours(client):
-    text = HAND_MADE.read_text().replace('value="89.0"', 'value="99.0"')
+def test_the_web_import_notes_a_file_total_unlike_ours(client, normandy):
+    text = normandy.read_text().replace('value="89.0"', 'value="99.0"')
     upload = SimpleUploadedFile("list.ros", text.encode(), content_type="application/xml")
     response = client.post("/rosters/import/", {"file": upload})
     page = response.content.decode()
     assert response.status_code == 200
-    assert "The file's own total is 372 points; this roster costs 362" in page
+    assert "The file's own total is 539 points; this roster costs 529" in page
     assert "<td>Hanomag</td><td>99</td><td>89</td>" in page
     roster = Roster.objects.get()
     assert client.get(response.context["edit_url"]).status_code == 200
     assert "my_rosters" in response.cookies  # the edit link is remembered, as after any import
-    assert roster.name == "Normandy hand-made"
+    assert roster.name == "Kampfgruppe Normandie"
 
 
 def test_a_roster_without_battlescribe_ids_gets_no_link(client):

@@ -1,19 +1,28 @@
 """The BattleScribe ids a roster file needs, written beside the converted packs.
 
 A BattleScribe or New Recruit roster names each selection by its entry-id
-chain: the entry-link ids from the force down, joined by `::`, ending in the
-entry's own id (a group adds no segment). The packs keep one id per unit and
-option (`source_id`); this module records, for every converted unit, the
-whole tree of entries under the root entry a player adds, so that a roster can
-be read (every selection mapped or refused) and written (the chains
-BattleScribe builds), plus the game system's and catalogues' ids and
-revisions. The file is data for the roster reader and writer
+chain: the ids of the entry links (and group links) from the force down, joined
+by `::`, ending in the entry's own id (a group adds no segment); its
+`entryGroupId` is the same prefix and the id of the group holding it. The packs
+keep one id per unit and option (`source_id`); this module records, for every
+converted unit, the whole tree of entries under the root entry a player adds,
+so that a roster can be read (every selection mapped or refused) and written
+(the chains BattleScribe builds), plus the game system's and catalogues' ids and
+revisions. The chains are the engine's (lists/battlescribe/engine/options.py,
+which builds them exactly as BattleScribe does), read from the data files as
+published (no override applied: a file names what BattleScribe saw), one
+catalogue at a time with its game system (catalogues copied from one another
+share ids); the converter's reading only says what each entry is to us
+(quality, men, a compulsory choice...). The file is data for the roster reader and writer
 (lists/rosters/battlescribe_reading.py), not game data, so the pack loader skips it.
 """
 
 from __future__ import annotations
 
 from lists.battlescribe.converter import Converter
+from lists.battlescribe.engine.options import GroupOption, Option, root_options
+from lists.battlescribe.engine.roster import Roster
+from lists.battlescribe.engine.xml_loading import load_data_files
 from lists.battlescribe.names import QUALITIES, THEATRE_SELECTOR
 from lists.battlescribe.nodes import Node
 from lists.battlescribe.reader import DataFile
@@ -34,6 +43,9 @@ def entry_ids(converter: Converter, files: dict[str, dict]) -> dict:
         "organisations": {},
         "units": {},
         "roots": {},
+        # Root entries that are neither units nor theatre selectors (chain -> [name, BattleScribe adds it to
+        # every new force]): a file may hold them empty, as BattleScribe adds them (Command Vehicle Options).
+        "other_roots": {},
     }
     categories = {
         c["key"]: [c["source_id"], c["name"]] for c in files.get("shared.yaml", {}).get("unit_categories", [])
@@ -53,7 +65,7 @@ def entry_ids(converter: Converter, files: dict[str, dict]) -> dict:
             "name": root.get("name"),
             "revision": root.get("revision"),
         }
-        trees = _root_trees(converter, catalogue)
+        trees, compulsory = _root_trees(converter, catalogue)
         for army in armies[1:]:
             chain = _find(trees, army["source_id"], own=True)
             if chain:
@@ -83,6 +95,10 @@ def entry_ids(converter: Converter, files: dict[str, dict]) -> dict:
             if army["key"] in document["armies"]:
                 root_chain = document["armies"][army["key"]]["root"]
                 document["roots"].setdefault(nation, {}).setdefault(root_chain, trees[root_chain])
+        kept = document["roots"].get(nation, {})
+        document["other_roots"][nation] = {
+            chain: [tree[chain][1], chain in compulsory] for chain, tree in trees.items() if chain not in kept
+        }
     return document
 
 
@@ -95,36 +111,56 @@ def _find(trees: dict[str, dict], wanted: str, own: bool) -> tuple[str, str] | N
     return None
 
 
-def _root_trees(converter: Converter, catalogue: DataFile) -> dict[str, dict]:
-    """Every root entry of a catalogue (what a player adds to a force) with the tree of entries under it."""
+def _root_trees(converter: Converter, catalogue: DataFile) -> tuple[dict[str, dict], set[str]]:
+    """Every root entry of a catalogue (what a player adds to a force) with the tree of entries under it, and
+    the chains of those BattleScribe selects in a new force of the converter's organisation."""
     trees: dict[str, dict] = {}
     root = catalogue.root
+    system = converter.library.system.path
+    data = load_data_files([(system.name, system.read_bytes()), (catalogue.path.name, catalogue.path.read_bytes())])
+    engine_catalogue = next(c for c in data.catalogues if c.id == root.get("id"))
+    engine_roots, _ = root_options(data, data.root_entries(engine_catalogue))
     for element in [*root.findall("entryLinks/entryLink"), *root.findall("selectionEntries/selectionEntry")]:
         node = converter.resolve(element, catalogue)
-        if node is None or node.is_group:
+        option = _match(node, [o for o in engine_roots if o.group is None]) if node is not None else None
+        if node is None or node.is_group or option is None:
             continue
         tree: dict[str, list] = {}
-        _walk(converter, catalogue, node, [], "", "", "", tree, 0)
+        _walk(converter, catalogue, node, option, "", "", tree, 0)
         if tree:
             trees[next(iter(tree))] = tree
-    return trees
+    roster = Roster(data)
+    force = roster.add_force(converter.force_id, engine_catalogue.id)
+    return trees, {selection.entry_id for selection in force.selections}
+
+
+def _match(node: Node, candidates: list) -> Option | GroupOption | None:
+    """The engine's option (or group option) for the converter's node: the same link, or the same entry."""
+    return next((c for c in candidates if (c.link.id if c.link is not None else c.entry.id) == node.id), None)
+
+
+def _under(option: Option | GroupOption) -> list:
+    """What sits straight under an engine option or group option: its entries and groups, not theirs."""
+    if isinstance(option, GroupOption):
+        return [o for o in [*option.options, *option.nested_groups] if o.group is option]
+    return [o for o in [*option.children, *option.groups] if o.group is None and o.parent is option]
 
 
 def _walk(
     converter: Converter,
     catalogue: DataFile,
     node: Node,
-    links: list[str],
-    group: str,
+    option: Option | GroupOption,
     group_kind: str,
     parent: str,
     tree: dict[str, list],
     depth: int,
 ) -> None:
-    """Record `node` and what is under it: chain -> [link-or-entry id, name, type, group chain, group kind,
-    least, most, parent chain, own points]."""
+    """Record `node` (the engine's `option`) and what is under it: chain -> [link-or-entry id, name, type,
+    group chain, group kind, least, most, parent chain, own points]. The chains are the engine's."""
     if depth > MAX_DEPTH:
         return
+    under = _under(option)
     if node.is_group:
         children = converter.children(node, catalogue)
         names = [c.name.strip().lower() for c in children if not c.is_group]
@@ -136,7 +172,6 @@ def _walk(
             kind = "selector"
         elif low >= 1 and (high is None or high > 1):
             kind = "men"
-        prefix = "::".join([*links, node.element.get("id", "")])
         # A compulsory one-of (an officer's weapon): its default is part of the unit, the others are options.
         wanted = node.element.get("defaultSelectionEntryId")
         entries = [c for c in children if not c.is_group]
@@ -145,11 +180,11 @@ def _walk(
             child_kind = kind
             if not kind and low >= 1 and high == 1:
                 child_kind = "default" if child is default else "choice"
-            _walk(converter, catalogue, child, links, prefix, child_kind, parent, tree, depth + 1)
+            found = _match(child, under)
+            if found is not None:
+                _walk(converter, catalogue, child, found, child_kind, parent, tree, depth + 1)
         return
-    own = node.element.get("id", "")
-    chain_links = [*links, node.link.get("id", "")] if node.link is not None else links
-    chain = "::".join([*chain_links, own])
+    chain = option.id
     if chain in tree:
         return
     least, most = node.limit("min"), node.limit("max")
@@ -157,7 +192,7 @@ def _walk(
         node.id,
         node.name,
         node.entry_type or "upgrade",
-        group,
+        option.group_id or "",
         group_kind,
         int(least or 0),
         None if most is None else int(most),
@@ -167,4 +202,6 @@ def _walk(
     for child in converter.children(node, catalogue):
         # A quality entry with its own men straight under an entry (no price group) is a quality all the same.
         kind = "quality" if not child.is_group and is_quality_entry(converter, child, catalogue) else ""
-        _walk(converter, catalogue, child, chain_links, "", kind, chain, tree, depth + 1)
+        found = _match(child, under)
+        if found is not None:
+            _walk(converter, catalogue, child, found, kind, chain, tree, depth + 1)

@@ -52,5 +52,48 @@ def organisation_by_id() -> dict[str, str]:
     return found
 
 
+def last_id(chain: str) -> str:
+    """The entry's own id: a chain's last segment."""
+    return chain.rsplit("::", 1)[-1]
+
+
+@cache
+def top_chains() -> dict[tuple[str, str], list[str]]:
+    """The chains a force's selections may name (units, theatre lists, root entries) by (nation, entry id): a
+    file reaching an entry by another link path than ours names it by a chain we do not know."""
+    found: dict[tuple[str, str], list[str]] = {}
+    known = ids()
+    chains = [(unit["catalogue"], unit["chain"]) for unit in known.get("units", {}).values()]
+    chains += [(army["catalogue"], army["chain"]) for army in known.get("armies", {}).values()]
+    chains += [(nation, chain) for nation, roots in known.get("roots", {}).items() for chain in roots]
+    chains += [(nation, chain) for nation, roots in known.get("other_roots", {}).items() for chain in roots]
+    for nation, chain in chains:
+        listed = found.setdefault((nation, last_id(chain)), [])
+        if chain not in listed:
+            listed.append(chain)
+    return found
+
+
+def known_chain(nation: str, chain: str) -> str:
+    """The chain of ours a force's selection names: its own, or the one chain of ours ending in the same entry."""
+    if (nation, chain) in units_by_chain() or (nation, chain) in army_by_chain():
+        return chain
+    if chain in ids().get("roots", {}).get(nation, {}) or chain in ids().get("other_roots", {}).get(nation, {}):
+        return chain
+    candidates = top_chains().get((nation, last_id(chain)), [])
+    return candidates[0] if len(candidates) == 1 else chain
+
+
+def record_chain(tree: dict[str, list], chain: str, parent: str) -> str | None:
+    """The chain of a unit's tree a selection under `parent` names: its own, or else the one chain of the
+    tree ending in the same entry (under the same parent where several do)."""
+    if chain in tree:
+        return chain
+    candidates = [c for c in tree if last_id(c) == last_id(chain)]
+    if len(candidates) > 1:
+        candidates = [c for c in candidates if tree[c][PARENT] == parent]
+    return candidates[0] if len(candidates) == 1 else None
+
+
 def tree(nation: str, root_chain: str) -> dict[str, list]:
     return ids().get("roots", {}).get(nation, {}).get(root_chain, {})

@@ -219,18 +219,27 @@ def _force(force: Element, index: int, reading: Reading) -> dict:
 
 def _top_selection(nation: str, selection: Element, units: list[dict], reading: Reading) -> bool:
     """Read a selection at the force's level (a unit, a theatre selector, or an entry wrapping units)."""
-    chain = selection.get("entryId") or ""
+    chain = battlescribe_ids.known_chain(nation, selection.get("entryId") or "")
     unit_keys = battlescribe_ids.units_by_chain().get((nation, chain))
     if unit_keys:
         if number_of(selection) != 1:
             reading.problem(f"{named(selection)}: {selection.get('number')} units in one selection; give each its own")
-        units.append(_unit(selection, _by_category(selection, unit_keys), reading))
+        units.append(_unit(selection, _by_category(selection, unit_keys), chain, reading))
         return True
     army_key = battlescribe_ids.army_by_chain().get((nation, chain))
     if army_key is not None:
         reading.armies.add(army_key)
         return True
     children = items(selection, "selections", "selection")
+    other = battlescribe_ids.ids().get("other_roots", {}).get(nation, {}).get(chain)
+    if other is not None and other[1] and not children:
+        return True  # an entry BattleScribe adds to every force (Command Vehicle Options), holding nothing
+    if other is not None:
+        reading.problem(
+            f"{named(selection)}: an entry our Bolt Action data does not offer "
+            "(left out when the data was converted; see the import report)"
+        )
+        return True
     if chain not in battlescribe_ids.ids().get("roots", {}).get(nation, {}) or not children:
         return False
     # A wrapper (the Theatre Selector, an officer entry holding his rank): every child must be read.
@@ -251,7 +260,7 @@ def _by_category(selection: Element, keys: list[str]) -> str:
     return keys[0]
 
 
-def _unit(selection: Element, key: str, reading: Reading) -> dict:
+def _unit(selection: Element, key: str, chain: str, reading: Reading) -> dict:
     """One unit: its quality, men and options, each selection under it mapped or named as a problem."""
     info = battlescribe_ids.ids()["units"][key]
     tree = battlescribe_ids.tree(info["catalogue"], info["root"])
@@ -261,8 +270,14 @@ def _unit(selection: Element, key: str, reading: Reading) -> dict:
     found = {"quality": None, "men": 0, "all_men": 0, "men_quality": None, "options": {}}
     unit_name = selection.get("name") or key
     for child in items(selection, "selections", "selection"):
-        _content(child, tree, options_by_id, found, unit_name, reading)
-    entry: dict = {"unit": key, "label": (selection.get("customName") or selection.get("name") or key).strip()[:100]}
+        _content(child, chain, tree, options_by_id, found, unit_name, reading)
+    label = base = (selection.get("customName") or selection.get("name") or key).strip()[:95]
+    # BattleScribe names units by their entry unless renamed: two Rifle Squads become "Rifle Squad (2)".
+    count = 1
+    while label in reading.file_units:
+        count += 1
+        label = f"{base} ({count})"
+    entry: dict = {"unit": key, "label": label}
     quality = found["quality"] or found["men_quality"]
     if quality:
         entry["quality"] = quality
@@ -285,10 +300,11 @@ def _unit(selection: Element, key: str, reading: Reading) -> dict:
 
 
 def _content(
-    selection: Element, tree: dict, options_by_id: dict, found: dict, unit_name: str, reading: Reading
+    selection: Element, parent: str, tree: dict, options_by_id: dict, found: dict, unit_name: str, reading: Reading
 ) -> None:
     """A selection under a unit: an option, its quality, its men or a compulsory part; else a problem."""
-    record = tree.get(selection.get("entryId") or "")
+    chain = battlescribe_ids.record_chain(tree, selection.get("entryId") or "", parent)
+    record = tree.get(chain) if chain else None
     if record is None:
         reading.problem(f"{named(selection)}: not an entry of {unit_name} in the Bolt Action data")
         return
@@ -314,7 +330,7 @@ def _content(
         )
         return
     for child in items(selection, "selections", "selection"):
-        _content(child, tree, options_by_id, found, unit_name, reading)
+        _content(child, chain, tree, options_by_id, found, unit_name, reading)
 
 
 def load_battlescribe(raw: bytes):

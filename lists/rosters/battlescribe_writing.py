@@ -108,6 +108,9 @@ def roster_xml(roster: RosterSnapshot, unit_points_list: list[int]) -> bytes:
         )
         element.set("customName", force.name)
         _theatre(element, army)
+        for chain, (name, compulsory) in known.get("other_roots", {}).get(army["catalogue"], {}).items():
+            if compulsory:  # an entry BattleScribe adds to every new force (Command Vehicle Options), empty
+                _cost(_selection(element, chain, [chain, name, "upgrade", "", "", 1, 1, "", 0.0]), 0)
         for unit in roster.force_units(force):
             _unit(element, roster, unit, unit_points_list[unit.index])
     body = tostring(root, encoding="unicode")
