@@ -119,16 +119,73 @@ class ArmyRoster:
     """One theatre list's roster: a platoon with the theatre chosen, units added and removed in turn."""
 
     def __init__(self, data, pack: Pack, army_key: str) -> None:
-        ids = pack.ids
-        army = ids["armies"][army_key]
-        self.nation = army["catalogue"]
+        self.pack = pack
+        self.army_key = army_key
+        self.nation = pack.ids["armies"][army_key]["catalogue"]
         self.roster = Roster(data, army_key)
-        self.force = self.roster.add_force(ids["organisations"][PLATOON], ids["catalogues"][self.nation]["id"])
-        selector = next((s for s in self.force.selections if s.option.id == army["root"]), None)
+        self.trees = pack.ids["roots"][self.nation]
+        self.units = 0
+        self.force = self.new_force()
+
+    def new_force(self) -> Force:
+        """Another Reinforced Platoon, with the theatre chosen."""
+        ids = self.pack.ids
+        army = ids["armies"][self.army_key]
+        force = self.roster.add_force(ids["organisations"][PLATOON], ids["catalogues"][self.nation]["id"])
+        selector = next((s for s in force.selections if s.option.id == army["root"]), None)
         if selector is None:
-            selector = self.roster.select(self.force, find_option(self.force.options, army["root"]))
+            selector = self.roster.select(force, find_option(force.options, army["root"]))
         self.roster.select(selector, find_option(self.roster.options_under(selector), army["chain"]))
-        self.trees = ids["roots"][self.nation]
+        self.force = force
+        return force
+
+    def add_unit(self, unit_key: str, quality: str, options: int = 0) -> Selection | None:
+        """Add a unit at a quality (the first it offers in the list, if not that one) with its first
+        `options` options that add to it (no choice replacing a default); None if it cannot be."""
+        unit = self.pack.units[unit_key]
+        ids = self.pack.ids["units"][unit_key]
+        qualities = [q["quality"] for q in unit.get("qualities", []) if offered(q, self.army_key)]
+        key = quality if quality in qualities else (qualities[0] if qualities else None)
+        root, chain = ids["root"], ids["chain"]
+        chains = self.path(root, chain)
+        try:
+            top = self.select_path(self.force, chains[:1])
+            self.select_path(top, chains[1:])
+            quality_chain = self.quality_chain(root, chain, key) if key else None
+            if quality_chain is not None:
+                self.select_path(top, self.path(root, quality_chain)[1:])
+            self.select_defaults(top, root, chain, key)
+        except LookupError:
+            return None
+        tree = self.trees[root]
+        taken = 0
+        for option in unit.get("options", []):
+            if taken >= options:
+                break
+            if not offered(option, self.army_key, key) or option.get("needs_units") or option.get("group"):
+                continue
+            path = self.option_path(root, chain, option.get("source_id"))
+            if path is None or tree[path[-1]][GROUP_KIND] == "choice":
+                continue
+            try:
+                parent = self.select_path(top, path[1:-1]) if len(path) > 2 else top
+            except LookupError:
+                continue
+            found = find_option(self.roster.options_under(parent), path[-1])
+            if found is not None:
+                self.roster.select(parent, found)
+                self.select_defaults(top, root, path[-1], key)
+                taken += 1
+        self.units += 1
+        return top
+
+    def option_path(self, root: str, unit_chain: str, source: str | None) -> list[str] | None:
+        """The path to an option's entry under a unit (the nearest of its id)."""
+        tree = self.trees[root]
+        chains = [c for c, r in tree.items() if source in (r[NODE_ID], c.rsplit("::", 1)[-1])]
+        paths = [self.path(root, c) for c in chains]
+        paths = [p for p in paths if unit_chain in p[:-1]]
+        return min(paths, key=len) if paths else None
 
     def path(self, root: str, chain: str) -> list[str]:
         """The chains from a root entry down to one of its entries."""
@@ -252,12 +309,9 @@ def compare_options(pack, army, army_key, unit, ids, quality, top, unit_selectio
     for option in unit.get("options", []):
         if not offered(option, army_key, quality) or option.get("needs_units") or option.get("copies_unit"):
             continue
-        source = option.get("source_id")
-        chains = [c for c, r in tree.items() if source in (r[NODE_ID], c.rsplit("::", 1)[-1])]
-        chains = [c for c in chains if ids["chain"] in army.path(root, c)]
-        if not chains:
+        path = army.option_path(root, ids["chain"], option.get("source_id"))
+        if path is None:
             continue
-        path = army.path(root, min(chains, key=len))
         price = pack_option_price(unit, option, quality, listed_men(unit))
         engine = option_delta(army, top, path, tree, quality) - base
         finding = Finding(army_key, unit["key"], quality or "-", option["key"], engine, price)
@@ -266,7 +320,9 @@ def compare_options(pack, army, army_key, unit, ids, quality, top, unit_selectio
     return found
 
 
-def option_delta(army: ArmyRoster, top: Selection, path: list[str], tree: dict[str, list], quality: str | None) -> float:
+def option_delta(
+    army: ArmyRoster, top: Selection, path: list[str], tree: dict[str, list], quality: str | None
+) -> float:
     """The unit's points with one option taken (a choice replacing its group's default), then undone."""
     made: list[Selection] = []
     removed: list[tuple[Selection, int]] = []

@@ -37,6 +37,8 @@ class GameData:
             self._index_book(book)
         self.cost_type_by_id = {c.id: c for c in self.cost_types}
         self._root_cache: dict[str, list[Entry]] = {}
+        # Entries' fields before modifiers, by the entry's id(): see entry_view.base_fields.
+        self.base_fields: dict[int, object] = {}
 
     def _index_book(self, book: Catalogue) -> None:
         for cost_type in book.cost_types:
