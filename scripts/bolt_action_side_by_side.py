@@ -135,7 +135,10 @@ class ArmyRoster:
         selector = next((s for s in force.selections if s.option.id == army["root"]), None)
         if selector is None:
             selector = self.roster.select(force, find_option(force.options, army["root"]))
-        self.roster.select(selector, find_option(self.roster.options_under(selector), army["chain"]))
+        theatre = find_option(self.roster.options_under(selector), army["chain"])
+        if theatre is None:
+            raise LookupError(f"theatre {army['chain']}")
+        self.roster.select(selector, theatre)
         self.force = force
         return force
 
@@ -355,13 +358,31 @@ def run(folder: Path, only: str | None, options: bool) -> list[Finding]:
     for army_key, army_pack in pack.armies.items():
         if army_key not in pack.ids["armies"] or (only and only not in army_key):
             continue
-        army = ArmyRoster(data, pack, army_key)
+        try:
+            army = ArmyRoster(data, pack, army_key)
+        except LookupError as error:
+            findings.append(Finding(army_key, "-", "-", f"not found: {error}", 0, 0, "not found"))
+            continue
         for unit_key in army_pack.get("borrow_units", []):
             try:
                 findings.extend(compare_unit(data, pack, army, army_key, unit_key, options))
             except LookupError as error:
                 findings.append(Finding(army_key, unit_key, "-", f"not found: {error}", 0, 0, "not found"))
     return findings
+
+
+CAUSES = ("agree", "override", "reading", "unexplained", "not found")
+
+
+def print_by_army(findings: list[Finding]) -> None:
+    """A Markdown table: each theatre list's comparisons by cause."""
+    table: dict[str, Counter[str]] = {}
+    for finding in findings:
+        table.setdefault(finding.army, Counter())[finding.cause] += 1
+    print("| theatre list | " + " | ".join(CAUSES) + " |")
+    print("|---|" + "---|" * len(CAUSES))
+    for army, counts in table.items():
+        print(f"| {army} | " + " | ".join(str(counts[c]) for c in CAUSES) + " |")
 
 
 def main() -> int:
@@ -371,6 +392,7 @@ def main() -> int:
     parser.add_argument("--army", help="only theatre lists whose key contains this text")
     parser.add_argument("--show", type=int, default=20, help="list this many unexplained differences")
     parser.add_argument("--no-options", action="store_true", help="compare units only, not their options")
+    parser.add_argument("--by-army", action="store_true", help="print the counts of each theatre list")
     args = parser.parse_args()
     started = time.perf_counter()
     findings = run(Path(args.bsdata), args.army, not args.no_options)
@@ -378,6 +400,8 @@ def main() -> int:
     by_kind = Counter(("option" if f.option else "unit", f.cause) for f in findings)
     for (kind, cause), count in sorted(by_kind.items()):
         print(f"  {kind:7} {cause:12} {count}")
+    if args.by_army:
+        print_by_army(findings)
     shown = [f for f in findings if f.cause not in ("agree", "override", "reading")][: args.show]
     for f in shown:
         print(f"  {f.cause}: {f.army} {f.unit} {f.quality} {f.option or ''}: engine {f.engine:g}, pack {f.pack:g}")
