@@ -98,6 +98,7 @@ def main() -> int:
     compiled_game_data(args.bsdata)
     print(f"  again (same revision, from the cache) in {(time.perf_counter() - started) * 1000:.0f} ms")
     pack = read_pack()
+    per_point: list[float] = []
     for target in SIZES:
         army = build_roster(data, pack, ARMY, target)
         roster = army.roster
@@ -108,6 +109,8 @@ def main() -> int:
             f"{roster.totals.get('points', 0):5.0f} points, {len(roster.forces)} forces, {army.units} units, "
             f"{selections} selections, {errors} errors: wall {spread(wall)}; CPU {spread(cpu)}"
         )
+        per_point.append(statistics.median(cpu) * 1000 / roster.totals.get("points", 1))
+    print("scaling: CPU ms per 1,000 points " + ", ".join(f"{value:.1f}" for value in per_point))
     return 0
 
 

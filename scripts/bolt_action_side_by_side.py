@@ -110,8 +110,11 @@ def pack_option_price(unit: dict, option: dict, quality: str | None, men: int) -
     return float(each + option.get("points_once", 0))
 
 
-def listed_men(unit: dict) -> int:
-    """How many men the unit lists."""
+def listed_men(unit: dict, quality: str | None = None) -> int:
+    """How many men the unit lists (at a quality with its own size, that size)."""
+    for price in unit.get("qualities", []):
+        if price["quality"] == quality and price.get("base_size"):
+            return price["base_size"]
     return sum(line.get("count", 1) for line in unit.get("composition", []))
 
 
@@ -158,6 +161,7 @@ class ArmyRoster:
             if quality_chain is not None:
                 self.select_path(top, self.path(root, quality_chain)[1:])
             self.select_defaults(top, root, chain, key)
+            self.add_men(top, root, chain, key, listed_men(unit, key))
         except LookupError:
             return None
         tree = self.trees[root]
@@ -167,7 +171,7 @@ class ArmyRoster:
                 break
             if not offered(option, self.army_key, key) or option.get("needs_units") or option.get("group"):
                 continue
-            path = self.option_path(root, chain, option.get("source_id"))
+            path = self.option_path(root, chain, option.get("source_id"), key)
             if path is None or tree[path[-1]][GROUP_KIND] == "choice":
                 continue
             try:
@@ -182,13 +186,38 @@ class ArmyRoster:
         self.units += 1
         return top
 
-    def option_path(self, root: str, unit_chain: str, source: str | None) -> list[str] | None:
-        """The path to an option's entry under a unit (the nearest of its id)."""
+    def option_path(self, root: str, unit_chain: str, source: str | None, quality: str | None) -> list[str] | None:
+        """The path to an option's entry under a unit (the nearest of its id, through the unit's quality)."""
         tree = self.trees[root]
         chains = [c for c, r in tree.items() if source in (r[NODE_ID], c.rsplit("::", 1)[-1])]
         paths = [self.path(root, c) for c in chains]
-        paths = [p for p in paths if unit_chain in p[:-1]]
+        paths = [p for p in paths if unit_chain in p[:-1] and self.fits(root, p[:-1], quality)]
         return min(paths, key=len) if paths else None
+
+    def fits(self, root: str, path: list[str], quality: str | None) -> bool:
+        """Whether a path passes through no quality entry but the unit's own."""
+        tree = self.trees[root]
+        wanted = QUALITY_NAMES.get(quality or "")
+        return all(tree[c][GROUP_KIND] != "quality" or tree[c][NAME] == wanted for c in path)
+
+    def add_men(self, top: Selection, root: str, unit_chain: str, quality: str | None, wanted: int) -> None:
+        """Add men of the unit's extra kind (the one it may add most of) up to the size the pack lists."""
+        tree = self.trees[root]
+        men = [
+            path
+            for chain, record in tree.items()
+            if record[GROUP_KIND] == "men"
+            for path in [self.path(root, chain)]
+            if unit_chain in path[:-1] and self.fits(root, path, quality) and all(self.selected(top, path[1:-1]))
+        ]
+        if not men:
+            return
+        present = sum(s.number for s in top.walk() if tree.get(s.option.id, [None] * 9)[GROUP_KIND] == "men")
+        extra = max(men, key=lambda p: (tree[p[-1]][MOST] or 999, -tree[p[-1]][COST]))
+        parent = self.select_path(top, extra[1:-1]) if len(extra) > 2 else top
+        option = find_option(self.roster.options_under(parent), extra[-1])
+        for _ in range(max(wanted - present, 0) if option is not None else 0):
+            self.roster.select(parent, option)
 
     def path(self, root: str, chain: str) -> list[str]:
         """The chains from a root entry down to one of its entries."""
@@ -293,6 +322,7 @@ def compare_unit(data, pack: Pack, army: ArmyRoster, army_key: str, unit_key: st
             elif key and len(qualities) > 1:
                 raise LookupError(f"no {key} entry")
             army.select_defaults(top, root, chain, key)
+            army.add_men(top, root, chain, key, listed_men(unit, key))
             base = points_of(top)
             finding = Finding(army_key, unit_key, key or "-", None, base, pack_price(unit, quality, army_key))
             finding.cause = classify(finding, army.trees[root], root, pack)
@@ -312,10 +342,10 @@ def compare_options(pack, army, army_key, unit, ids, quality, top, unit_selectio
     for option in unit.get("options", []):
         if not offered(option, army_key, quality) or option.get("needs_units") or option.get("copies_unit"):
             continue
-        path = army.option_path(root, ids["chain"], option.get("source_id"))
+        path = army.option_path(root, ids["chain"], option.get("source_id"), quality)
         if path is None:
             continue
-        price = pack_option_price(unit, option, quality, listed_men(unit))
+        price = pack_option_price(unit, option, quality, listed_men(unit, quality))
         engine = option_delta(army, top, path, tree, quality) - base
         finding = Finding(army_key, unit["key"], quality or "-", option["key"], engine, price)
         finding.cause = classify(finding, tree, root, pack)
@@ -351,19 +381,22 @@ def option_delta(
 
 
 def run(folder: Path, only: str | None, options: bool) -> list[Finding]:
-    """Every theatre list's units, side by side."""
-    data = compiled_game_data(folder)
+    """Every theatre list's units (of the lists whose key holds `only`), side by side."""
     pack = read_pack()
+    armies = [key for key in pack.armies if key in pack.ids["armies"] and (not only or only in key)]
+    return compare_armies(compiled_game_data(folder), pack, armies, options)
+
+
+def compare_armies(data, pack: Pack, armies: list[str], options: bool = True) -> list[Finding]:
+    """The units of these theatre lists, side by side."""
     findings: list[Finding] = []
-    for army_key, army_pack in pack.armies.items():
-        if army_key not in pack.ids["armies"] or (only and only not in army_key):
-            continue
+    for army_key in armies:
         try:
             army = ArmyRoster(data, pack, army_key)
         except LookupError as error:
             findings.append(Finding(army_key, "-", "-", f"not found: {error}", 0, 0, "not found"))
             continue
-        for unit_key in army_pack.get("borrow_units", []):
+        for unit_key in pack.armies[army_key].get("borrow_units", []):
             try:
                 findings.extend(compare_unit(data, pack, army, army_key, unit_key, options))
             except LookupError as error:
