@@ -159,7 +159,7 @@ def expand_children(
     for entry in source.selection_entry_groups:
         add_group(data, GroupOption(data, entry, None, parent, group, prefix), children, groups)
     for link in source.entry_links:
-        target = data.entries.get(link.target_id or "")
+        target = data.link_target(link)
         if target is None:
             continue
         link_prefix = (*prefix, link.id)
