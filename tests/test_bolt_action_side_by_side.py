@@ -78,7 +78,7 @@ def test_errors_are_the_same_counted_through_the_index_or_walked(side_by_side, m
     army.roster.refresh()
     points, errors = army.roster.totals["points"], roster_errors(army.roster)
     assert points > 500
-    assert any("Rank" in e.message for e in errors)  # each platoon's officer has no rank chosen yet
+    assert errors  # twenty units taken in list order break some of the platoons' limits
 
     monkeypatch.setattr(counting, "evaluation_pass", walking_pass)
     monkeypatch.setattr(validation, "evaluation_pass", walking_pass)

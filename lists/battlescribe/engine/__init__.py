@@ -11,7 +11,9 @@ It imports nothing from the rest of `lists/` and nothing from Django (only the s
 lxml for XML and PyYAML for the conformance specs), so it can be used and tested on its own.
 
 Entry points:
-- `load_protocol_data(game_system, catalogues)` / `load_data_folder(path)` -> `GameData`
+- `load_protocol_data(game_system, catalogues)` / `load_data_folder(path)` -> `GameData`;
+  `compiled.compiled_game_data(path)`: the same, loaded once per process for each revision (the
+  files' digest)
 - `Roster(game_data)`: `add_force`, `select_entry`, `deselect`, `set_count`, `set_cost_limit`...
 - `roster_state(roster)` and `roster.errors()`; `read_roster_xml` / `write_roster_xml` for .ros files.
 """
