@@ -62,3 +62,4 @@ bench: install-dev
 	$(DEV) $(BIN)/python scripts/bench.py
 	$(BIN)/python scripts/bench_input.py
 	$(BIN)/python scripts/load.py
+	$(BIN)/python scripts/bench_battlescribe.py

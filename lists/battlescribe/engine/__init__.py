@@ -12,7 +12,9 @@ shares) and nothing from Django (only the standard library, lxml for XML and PyY
 conformance specs), so it can be used and tested on its own.
 
 Entry points:
-- `load_protocol_data(game_system, catalogues)` / `load_data_folder(path)` -> `GameData`
+- `load_protocol_data(game_system, catalogues)` / `load_data_folder(path)` -> `GameData`;
+  `compiled.compiled_game_data(path)`: the same, loaded once per process for each revision (the
+  files' digest)
 - `data_folder.read_data_folder(path)`: a folder read and checked whole (or `DataFolderInvalid` naming
   each file and id), with its digest; `data_report.data_report` counts what it holds per catalogue
 - `Roster(game_data)`: `add_force`, `select_entry`, `deselect`, `set_count`, `set_cost_limit`...

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .counting import set_categories
 from .elements import Selection, SelectionCategory
 from .model import Entry, Modifier
 from .modifiers import apply_modifiers, bool_change, number_change, text_change
@@ -66,31 +67,72 @@ class EntryView:
             existing.primary = False
 
 
-def base_view(data: GameData, sources: tuple[Entry, ...], name: str) -> EntryView:
-    """An entry's fields before modifiers: the entry's, overridden where its link sets them."""
+@dataclass(slots=True, frozen=True)
+class BaseFields:
+    """An entry's (or option's) fields before modifiers, worked out once and copied into each view."""
+
+    name: str
+    hidden: bool
+    page: str | None
+    publication_id: str | None
+    costs: tuple[tuple[str, float], ...]
+    declared: frozenset[str]
+    constraint_values: tuple[tuple[str, float], ...]
+    categories: tuple[tuple[str, str, bool, Entry | None], ...]
+
+    def view(self) -> EntryView:
+        """A fresh view holding these fields."""
+        return EntryView(
+            self.name,
+            self.hidden,
+            self.page,
+            self.publication_id,
+            dict(self.costs),
+            dict(self.constraint_values),
+            [SelectionCategory(*category) for category in self.categories],
+            set(self.declared),
+        )
+
+
+def base_fields(data: GameData, sources: tuple[Entry, ...], name: str, group: Node | None) -> BaseFields:
+    """An entry's fields before modifiers, with the categories of the groups holding it."""
     entry = sources[0]
-    view = EntryView(name=name, hidden=any(s.hidden for s in sources), page=entry.page)
-    view.publication_id = entry.publication_id
+    page, publication_id = entry.page, entry.publication_id
     for source in sources[1:]:
-        if source.page:
-            view.page = source.page
-        if source.publication_id:
-            view.publication_id = source.publication_id
+        page = source.page or page
+        publication_id = source.publication_id or publication_id
+    costs: dict[str, float] = {}
+    declared: set[str] = set()
+    constraint_values: dict[str, float] = {}
+    categories: list[tuple[str, str, bool, Entry | None]] = []
     for source in sources:
         for cost in source.costs:
-            view.costs[cost.type_id] = cost.value
-            view.declared.add(cost.type_id)
+            costs[cost.type_id] = cost.value
+            declared.add(cost.type_id)
         for constraint in source.constraints:
-            view.constraint_values[constraint.id] = constraint.value
+            constraint_values[constraint.id] = constraint.value
         for link in source.category_links:
-            view.categories.append(
-                SelectionCategory(
-                    link.target_id or "", link.name or data.category_name(link.target_id or ""), link.primary, link
-                )
-            )
+            target = link.target_id or ""
+            categories.append((target, link.name or data.category_name(target), link.primary, link))
     for cost_type in data.cost_types:
-        view.costs.setdefault(cost_type.id, 0.0)
-    return view
+        costs.setdefault(cost_type.id, 0.0)
+    while group is not None:
+        for source in group.sources:
+            for link in source.category_links:
+                if all(c[0] != link.target_id for c in categories):
+                    target = link.target_id or ""
+                    categories.append((target, link.name or data.category_name(target), link.primary, link))
+        group = group.group
+    return BaseFields(
+        name,
+        any(s.hidden for s in sources),
+        page,
+        publication_id,
+        tuple(costs.items()),
+        frozenset(declared),
+        tuple(constraint_values.items()),
+        tuple(categories),
+    )
 
 
 def view_node(data: GameData, node: Node, context: Context, selection: Selection | None = None) -> EntryView:
@@ -99,16 +141,13 @@ def view_node(data: GameData, node: Node, context: Context, selection: Selection
     A selection being evaluated gets its unmodified categories first, so that conditions on its
     own categories can see them.
     """
-    view = base_view(data, node.sources, node.name)
-    group = node.group
-    while group is not None:
-        for source in group.sources:
-            for link in source.category_links:
-                if all(c.entry_id != link.target_id for c in view.categories):
-                    view.categories.append(SelectionCategory(link.target_id or "", link.name, link.primary, link))
-        group = group.group
+    fields = node.base_fields
+    if fields is None:
+        fields = node.base_fields = base_fields(data, node.sources, node.name, node.group)
+    view = fields.view()
     if selection is not None:
-        selection.categories = [SelectionCategory(c.entry_id, c.name, c.primary, c.link) for c in view.categories]
+        categories = [SelectionCategory(c.entry_id, c.name, c.primary, c.link) for c in view.categories]
+        set_categories(context.roster, selection, categories)
     for source in node.sources:
         if source.has_modifiers:
             apply_modifiers(source.modifiers, source.modifier_groups, context, view.apply)
@@ -120,7 +159,10 @@ def view_node(data: GameData, node: Node, context: Context, selection: Selection
 
 def view_entry(data: GameData, entry: Entry, context: Context) -> EntryView:
     """A force entry's, category's or other entry's fields after its modifiers."""
-    view = base_view(data, (entry,), entry.name)
+    fields = data.base_fields.get(id(entry))
+    if fields is None:
+        fields = data.base_fields[id(entry)] = base_fields(data, (entry,), entry.name, None)
+    view = fields.view()
     if entry.has_modifiers:
         apply_modifiers(entry.modifiers, entry.modifier_groups, context, view.apply)
     return view

@@ -33,10 +33,16 @@ class GameData:
         self.cost_types: list[CostType] = []
         self.links_to: dict[str, list[Entry]] = {}
         self.entry_owner: dict[str, Entry] = {}
+        # Each book's own entries by id: catalogues copied from one another share ids, and a link
+        # reaches the entry of its own catalogue first (see `link_target`).
+        self.book_entries: dict[str, dict[str, Entry]] = {}
+        self._lookup_order: dict[str, list[dict[str, Entry]]] = {}
         for book in [game_system, *catalogues]:
             self._index_book(book)
         self.cost_type_by_id = {c.id: c for c in self.cost_types}
         self._root_cache: dict[str, list[Entry]] = {}
+        # Entries' fields before modifiers, by the entry's id(): see entry_view.base_fields.
+        self.base_fields: dict[int, object] = {}
 
     def _index_book(self, book: Catalogue) -> None:
         for cost_type in book.cost_types:
@@ -72,6 +78,7 @@ class GameData:
                 self.links_to.setdefault(entry.target_id, []).append(entry)
         else:
             self.entries.setdefault(entry.id, entry)
+            self.book_entries.setdefault(entry.catalogue_id, {}).setdefault(entry.id, entry)
         if owner is not None:
             self.entry_owner.setdefault(entry.id, owner)
         self._index_info(entry)
@@ -111,8 +118,37 @@ class GameData:
         raise KeyError(f"Catalogue '{catalogue_id}' not found")
 
     def link_target(self, link: Entry) -> Entry | None:
-        """The entry or group an entry link points at."""
-        return self.entries.get(link.target_id or "")
+        """The entry or group an entry link points at: its own catalogue's, else that of a catalogue
+        it links to, else the game system's, else any catalogue's with that id."""
+        target_id = link.target_id or ""
+        for entries in self.lookup_order(link.catalogue_id):
+            found = entries.get(target_id)
+            if found is not None:
+                return found
+        return self.entries.get(target_id)
+
+    def lookup_order(self, catalogue_id: str) -> list[dict[str, Entry]]:
+        """The entry tables a link of a catalogue looks in, nearest first."""
+        order = self._lookup_order.get(catalogue_id)
+        if order is None:
+            books: list[Catalogue] = []
+            book = self.catalogues_by_id.get(catalogue_id)
+            if book is not None:
+                self._collect_linked(book, books)
+            if self.game_system not in books:
+                books.append(self.game_system)
+            order = [self.book_entries[b.id] for b in books if b.id in self.book_entries]
+            self._lookup_order[catalogue_id] = order
+        return order
+
+    def _collect_linked(self, book: Catalogue, books: list[Catalogue]) -> None:
+        if book in books:
+            return
+        books.append(book)
+        for link in book.catalogue_links:
+            target = self.catalogues_by_id.get(link.target_id)
+            if target is not None:
+                self._collect_linked(target, books)
 
     def root_entries(self, catalogue: Catalogue) -> list[Entry]:
         """What a force of `catalogue` may select at its root: its entries and links, the game

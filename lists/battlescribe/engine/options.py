@@ -19,6 +19,8 @@ class Node:
     __slots__ = (
         "_children",
         "_groups",
+        "base_fields",
+        "count_keys",
         "data",
         "entry",
         "group",
@@ -26,6 +28,7 @@ class Node:
         "link",
         "parent",
         "prefix",
+        "quiet_when_empty",
     )
 
     def __init__(
@@ -46,6 +49,9 @@ class Node:
         self.id = "::".join((*prefix, entry.id))
         self._children: list[Option] | None = None
         self._groups: list[GroupOption] | None = None
+        self.count_keys: tuple[frozenset[str], frozenset[str]] | None = None
+        self.base_fields: object | None = None
+        self.quiet_when_empty: bool | None = None
 
     @property
     def name(self) -> str:
@@ -153,7 +159,7 @@ def expand_children(
     for entry in source.selection_entry_groups:
         add_group(data, GroupOption(data, entry, None, parent, group, prefix), children, groups)
     for link in source.entry_links:
-        target = data.entries.get(link.target_id or "")
+        target = data.link_target(link)
         if target is None:
             continue
         link_prefix = (*prefix, link.id)

@@ -6,6 +6,7 @@ import math
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from .counting import indexable
 from .elements import Force, Selection
 from .model import Query
 
@@ -174,6 +175,13 @@ def query_value(query: Query, context: Context, child_id: str | None = None, sha
     if query.field == "forces":
         return float(sum(1 for f in forces_in(container, roster, query) if child == "any" or f.entry.id == child))
     if query.field == "selections":
+        index = roster.count_index
+        if index is not None and indexable(container):
+            selections = selections_in(container, roster, query)
+            counts = index.count(
+                container, selections, query.include_child_selections, query.include_child_forces, share
+            )
+            return counts.get(child, 0.0)
         return float(
             sum(s.number for s in selections_in(container, roster, query) if selection_matches(s, child, share))
         )

@@ -6,6 +6,7 @@ import itertools
 from collections.abc import Iterator
 
 from . import selecting
+from .counting import CountIndex, evaluation_pass, set_categories
 from .elements import NO_CATEGORY_ID, NO_CATEGORY_NAME, Force, RosterCategory, Selection
 from .entry_view import EntryView, view_entry, view_node
 from .gamedata import GameData
@@ -29,6 +30,7 @@ class Roster:
         self.roots_auto_selected = False
         self.totals: dict[str, float] = {}
         self.cost_types_seen: set[str] = set()
+        self.count_index: CountIndex | None = None
 
     # --- ids and lookups -------------------------------------------------------------------
 
@@ -160,11 +162,12 @@ class Roster:
         Costs are read live while this runs, as BattleScribe reads them: a selection evaluated
         later sees the new costs of those before it and the old costs of those after it.
         """
-        for force in self.all_forces():
-            view = self.view_force(force)
-            force.name, force.hidden = view.name, view.hidden
-            for selection in force.selections:
-                self._refresh_tree(selection)
+        with evaluation_pass(self):
+            for force in self.all_forces():
+                view = self.view_force(force)
+                force.name, force.hidden = view.name, view.hidden
+                for selection in force.selections:
+                    self._refresh_tree(selection)
         declared = self.cost_types_seen
         sums: dict[str, float] = {}
         for selection in self.all_selections():
@@ -180,7 +183,7 @@ class Roster:
         selection.name, selection.hidden = view.name, view.hidden
         selection.page, selection.publication_id = view.page, view.publication_id
         selection.costs = {type_id: value * selection.number for type_id, value in view.costs.items()}
-        selection.categories = view.categories
+        set_categories(self, selection, view.categories)
         selection.declared_costs = view.declared
 
     def category_entry(self, category_id: str) -> Entry | None:

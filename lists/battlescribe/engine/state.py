@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .counting import evaluation_pass
 from .elements import Force, Selection
 from .info import ShownProfile, ShownRule, gather, shown_info
 from .queries import Context
@@ -160,6 +161,12 @@ def category_out(category: Any) -> State:
 
 def roster_state(roster: Roster) -> State:
     """The whole roster's state, as the protocol's `state` message."""
+    with evaluation_pass(roster):
+        return state_of(roster)
+
+
+def state_of(roster: Roster) -> State:
+    """The whole roster's state, within an evaluation pass."""
     found: State = {
         "type": "state",
         "name": roster.name,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .counting import evaluation_pass
 from .elements import Force, Selection
 from .entry_view import view_entry
 from .model import ENTRY_LINK, Constraint, Entry
@@ -105,8 +106,10 @@ class Validator:
         by_option: dict[int, list[Selection]] = {}
         for selection in force.selections:
             by_option.setdefault(id(selection.option), []).append(selection)
+        entries = {id(s.option.entry) for s in force.selections}
         for option in force.options:
-            self.check_option(option, force, by_option.get(id(option), []))
+            if id(option.entry) in entries or not quiet_when_empty(option):
+                self.check_option(option, force, by_option.get(id(option), []))
         for group in force.groups:
             self.check_group(group, force)
         for selection in force.selections:
@@ -241,12 +244,24 @@ class Validator:
         by_option: dict[int, list[Selection]] = {}
         for child in selection.children:
             by_option.setdefault(id(child.option), []).append(child)
+        entries = {id(c.option.entry) for c in selection.children}
         for option in selection.option.children:
-            self.check_option(option, selection, by_option.get(id(option), []))
+            if id(option.entry) in entries or not quiet_when_empty(option):
+                self.check_option(option, selection, by_option.get(id(option), []))
         for group in selection.option.groups:
             self.check_group(group, selection)
         for child in selection.children:
             self.check_selection(child)
+
+
+def quiet_when_empty(option: Option) -> bool:
+    """Whether an option no selection under a parent is of (nor of its entry) can break nothing there:
+    its constraints are all maxima counted within the parent (or itself), which nothing exceeds."""
+    quiet = option.quiet_when_empty
+    if quiet is None:
+        quiet = all(c.type == "max" and c.query.scope in ("parent", "self") for c, _ in option.constraints())
+        option.quiet_when_empty = quiet
+    return quiet
 
 
 def owner_of(
@@ -312,4 +327,5 @@ def format_number(value: float) -> str:
 
 def roster_errors(roster: Roster) -> list[ValidationError]:
     """Every validation error of a roster."""
-    return Validator(roster).run()
+    with evaluation_pass(roster):
+        return Validator(roster).run()

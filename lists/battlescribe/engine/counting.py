@@ -1,0 +1,116 @@
+"""Counting selections fast: an index of a roster's selections by every id a query may count them by.
+
+A condition, repeat or constraint counts the selections of one entry (or group, category, type) in
+a scope: a selection, a force, the roster. Walking the scope for every query makes evaluating a
+roster quadratic in its size (each selection's modifiers walk every selection). During one
+evaluation pass (a refresh, a validation, a state) the roster's tree does not change, so the first
+query of a scope counts its selections once by every id they answer to, and each later query of
+that scope is a dictionary look-up: a pass is linear in the roster's size.
+
+What a selection answers to (see `queries.selection_matches`): its option's composite id (a
+query that is not `shared`), its entry's and its link's ids (a `shared` query), its type, the
+groups holding it, `any`, and its categories. All but the categories are fixed by its option, and
+are worked out once per option. Categories are live (a refresh sets them in roster order, and a
+condition on a selection evaluated later sees the old ones), so any change of a selection's
+category ids during a pass makes every scope be counted again when next asked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+from .elements import Force, Selection, SelectionCategory
+from .options import Option
+
+if TYPE_CHECKING:
+    from .roster import Roster
+
+Counts = dict[str, float]
+
+
+def option_keys(option: Option) -> tuple[frozenset[str], frozenset[str]]:
+    """The ids a selection of an option answers to, but its categories: (for shared queries,
+    for queries that are not)."""
+    keys = option.count_keys
+    if keys is None:
+        common = {"any", option.entry.type}
+        group = option.group
+        while group is not None:
+            common.update((group.id, group.entry.id))
+            group = group.group
+        shared = {option.entry.id, *common}
+        if option.link is not None:
+            shared.add(option.link.id)
+        keys = (frozenset(shared), frozenset({option.id, *common}))
+        option.count_keys = keys
+    return keys
+
+
+class CountIndex:
+    """Counts of selections by id, per scope, for one evaluation pass of a roster."""
+
+    __slots__ = ("buckets", "generation")
+
+    def __init__(self) -> None:
+        self.buckets: dict[tuple[int, bool, bool], tuple[int, Counts, Counts]] = {}
+        self.generation = 0
+
+    def count(self, container: object, selections: Iterator[Selection], deep: bool, forces: bool, shared: bool):
+        """The counts of a scope (built from `selections` if not counted since the last change)."""
+        key = (id(container), deep, forces)
+        found = self.buckets.get(key)
+        if found is None or found[0] != self.generation:
+            found = (self.generation, *count_selections(selections))
+            self.buckets[key] = found
+        return found[1] if shared else found[2]
+
+    def categories_changed(self) -> None:
+        """A selection's categories changed: every scope is counted again when next asked."""
+        self.generation += 1
+
+
+def count_selections(selections: Iterator[Selection]) -> tuple[Counts, Counts]:
+    """How many selections answer to each id, for shared queries and for those that are not."""
+    shared: Counts = {}
+    own: Counts = {}
+    for selection in selections:
+        number = selection.number
+        shared_keys, own_keys = option_keys(selection.option)
+        for key in shared_keys:
+            shared[key] = shared.get(key, 0.0) + number
+        for key in own_keys:
+            own[key] = own.get(key, 0.0) + number
+        for category_id in {category.entry_id for category in selection.categories}:
+            if category_id not in shared_keys:
+                shared[category_id] = shared.get(category_id, 0.0) + number
+            if category_id not in own_keys:
+                own[category_id] = own.get(category_id, 0.0) + number
+    return shared, own
+
+
+def set_categories(roster: Roster, selection: Selection, categories: list[SelectionCategory]) -> None:
+    """Give a selection its categories, telling the pass's index where their ids change."""
+    index = roster.count_index
+    if index is not None and [c.entry_id for c in selection.categories] != [c.entry_id for c in categories]:
+        index.categories_changed()
+    selection.categories = categories
+
+
+@contextmanager
+def evaluation_pass(roster: Roster):
+    """A block in which the roster's tree does not change: queries count through an index."""
+    if roster.count_index is not None:
+        yield
+        return
+    roster.count_index = CountIndex()
+    try:
+        yield
+    finally:
+        roster.count_index = None
+
+
+def indexable(container: object) -> bool:
+    """Whether a scope is one element of the roster (a selection, a force, or the roster itself)."""
+    return isinstance(container, (Selection, Force)) or hasattr(container, "count_index")

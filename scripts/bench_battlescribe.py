@@ -1,0 +1,118 @@
+"""Speed figures of the BattleScribe engine.
+
+    python scripts/bench_battlescribe.py [--runs 5] [--no-suite] [BSDATA_FOLDER]
+
+Prints the conformance suite's time in one process; the time to compile Bolt Action's data (the
+game system and its catalogues, once per revision); a 1,000-point Bolt Action roster's evaluation
+(every cost and every validation error, as after an edit): the median and min-max of five runs;
+and the same for 2,000 and 4,000 points, to show it grows linearly with the roster.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from bolt_action_side_by_side import DEFAULT_BSDATA, ArmyRoster, read_pack  # noqa: E402
+
+from lists.battlescribe.engine.adapter import ProtocolAdapter  # noqa: E402
+from lists.battlescribe.engine.compiled import clear_cache, compiled_game_data  # noqa: E402
+from lists.battlescribe.engine.conformance import run_suite  # noqa: E402
+from lists.battlescribe.engine.validation import roster_errors  # noqa: E402
+
+SPECS = ROOT.parent / "shared" / "battlescribe-spec" / "specs" / "roster"
+ARMY = "united-states-1944-normandy"
+SIZES = (1000, 2000, 4000)
+
+
+def build_roster(data, pack, army_key: str, target: int):
+    """A roster of the theatre list's units (at Regular where offered, with their first options,
+    a few platoons of up to 12 units) until it reaches `target` points."""
+    army = ArmyRoster(data, pack, army_key)
+    units = [k for k in pack.armies[army_key]["borrow_units"] if pack.units[k].get("kind") != "vehicle"]
+    units += [k for k in pack.armies[army_key]["borrow_units"] if pack.units[k].get("kind") == "vehicle"]
+    index = 0
+    in_force = 0
+    while army.roster.totals.get("points", 0) < target:
+        unit_key = units[index % len(units)]
+        index += 1
+        if in_force >= 12:
+            army.new_force()
+            in_force = 0
+        if army.add_unit(unit_key, "regular", options=2):
+            in_force += 1
+    return army
+
+
+def evaluate(roster) -> int:
+    """Every cost and every validation error, as after an edit."""
+    roster.refresh()
+    return len(roster_errors(roster))
+
+
+def timed(function, runs: int) -> tuple[list[float], list[float]]:
+    """Milliseconds of `runs` calls: wall-clock, and this process's CPU time (steadier on a busy machine)."""
+    wall, cpu = [], []
+    for _ in range(runs):
+        started, started_cpu = time.perf_counter(), time.process_time()
+        function()
+        wall.append((time.perf_counter() - started) * 1000)
+        cpu.append((time.process_time() - started_cpu) * 1000)
+    return wall, cpu
+
+
+def spread(times: list[float]) -> str:
+    """A median and its min-max."""
+    return f"median {statistics.median(times):.1f} ms (min {min(times):.1f}, max {max(times):.1f})"
+
+
+def main() -> int:
+    """Print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("bsdata", nargs="?", default=str(DEFAULT_BSDATA))
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--no-suite", action="store_true")
+    args = parser.parse_args()
+    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    if SPECS.is_dir() and not args.no_suite:
+        started = time.perf_counter()
+        results = run_suite(SPECS, ProtocolAdapter().handle, None)
+        passed = sum(r.passed for r in results)
+        print(f"conformance suite: {passed} passed in {(time.perf_counter() - started) * 1000:.0f} ms")
+    if not Path(args.bsdata).is_dir():
+        print("no Bolt Action data beside the repository: nothing more to measure")
+        return 0
+    clear_cache()
+    started = time.perf_counter()
+    data = compiled_game_data(args.bsdata)
+    print(f"Bolt Action data compiled in {time.perf_counter() - started:.2f} s")
+    started = time.perf_counter()
+    compiled_game_data(args.bsdata)
+    print(f"  again (same revision, from the cache) in {(time.perf_counter() - started) * 1000:.0f} ms")
+    pack = read_pack()
+    per_point: list[float] = []
+    for target in SIZES:
+        army = build_roster(data, pack, ARMY, target)
+        roster = army.roster
+        selections = sum(1 for _ in roster.all_selections())
+        errors = evaluate(roster)
+        wall, cpu = timed(lambda r=roster: evaluate(r), args.runs)
+        print(
+            f"{roster.totals.get('points', 0):5.0f} points, {len(roster.forces)} forces, {army.units} units, "
+            f"{selections} selections, {errors} errors: wall {spread(wall)}; CPU {spread(cpu)}"
+        )
+        per_point.append(statistics.median(cpu) * 1000 / roster.totals.get("points", 1))
+    print("scaling: CPU ms per 1,000 points " + ", ".join(f"{value:.1f}" for value in per_point))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

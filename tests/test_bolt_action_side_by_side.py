@@ -1,0 +1,93 @@
+"""The BattleScribe engine and the converted Bolt Action packs on one footing (skipped without ../shared).
+
+Every unit of three theatre lists of three nations, at each quality the list offers, and each of
+its options taken on its own: the engine's points (a Reinforced Platoon with the list's theatre
+selector chosen, as BattleScribe builds it) against the pack's price. Where they differ, the
+difference must be one the project records: an override of the data, or a reading of it.
+"""
+
+import importlib.util
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from lists.battlescribe.engine import counting, validation
+from lists.battlescribe.engine import roster as roster_module
+from lists.battlescribe.engine.compiled import without_collection
+from lists.battlescribe.engine.validation import roster_errors
+from lists.battlescribe.engine.xml_loading import load_data_folder
+
+ROOT = Path(__file__).resolve().parents[1]
+BOLT_ACTION = Path(__file__).resolve().parents[2] / "shared" / "bsdata" / "boltaction"
+SAMPLE = {
+    "australia-1941-42-imperial-force-mediterranean-and-north-africa": "BA2 - Armies of Australia.cat",
+    "germany-1944-normandy": "BA2 - Armies of Germany.cat",
+    "united-states-1944-normandy": "BA2 - Armies of the United States.cat",
+}
+
+pytestmark = [
+    pytest.mark.database_free,
+    pytest.mark.skipif(not BOLT_ACTION.is_dir(), reason=f"no Bolt Action data at {BOLT_ACTION}"),
+]
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("side_by_side", ROOT / "scripts" / "bolt_action_side_by_side.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def side_by_side():
+    module = _script()
+    data = without_collection(lambda: load_data_folder(BOLT_ACTION, sorted(set(SAMPLE.values()))))
+    return module, data, module.read_pack()
+
+
+def test_every_difference_in_three_theatre_lists_is_recorded(side_by_side):
+    module, data, pack = side_by_side
+    findings = module.compare_armies(data, pack, list(SAMPLE))
+    units = {(f.army, f.unit) for f in findings}
+    assert {army for army, _ in units} == set(SAMPLE)
+    assert len(units) > 100
+    unexplained = [f for f in findings if f.cause not in ("agree", "override", "reading")]
+    assert unexplained == []
+    assert sum(f.cause == "agree" for f in findings) > 0.9 * len(findings)
+
+
+def test_a_tank_costs_its_quality_entry_in_a_theatre_list(side_by_side):
+    module, data, pack = side_by_side
+    army = module.ArmyRoster(data, pack, "australia-1941-42-imperial-force-mediterranean-and-north-africa")
+    grant = army.add_unit("australia-m3-grant", "regular")
+    assert module.points_of(grant) == 220
+    assert army.roster.totals["points"] == 220
+
+
+def test_errors_are_the_same_counted_through_the_index_or_walked(side_by_side, monkeypatch):
+    module, data, pack = side_by_side
+    army = module.ArmyRoster(data, pack, "germany-1944-normandy")
+    for unit in pack.armies["germany-1944-normandy"]["borrow_units"][:12]:
+        army.add_unit(unit, "regular", options=2)
+    army.new_force()
+    for unit in pack.armies["germany-1944-normandy"]["borrow_units"][12:20]:
+        army.add_unit(unit, "veteran", options=1)
+    army.roster.refresh()
+    points, errors = army.roster.totals["points"], roster_errors(army.roster)
+    assert points > 500
+    assert errors  # twenty units taken in list order break some of the platoons' limits
+
+    monkeypatch.setattr(counting, "evaluation_pass", walking_pass)
+    monkeypatch.setattr(validation, "evaluation_pass", walking_pass)
+    monkeypatch.setattr(roster_module, "evaluation_pass", walking_pass)
+    army.roster.refresh()
+    assert army.roster.totals["points"] == points
+    assert roster_errors(army.roster) == errors
+
+
+@contextmanager
+def walking_pass(roster):
+    yield
