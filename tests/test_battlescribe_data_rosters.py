@@ -36,11 +36,35 @@ GAMES = [
         ["M4 Sherman (Late) Tank Company", "M18 Tank Destroyer Company"],
         "pts",
     ),
-    ("bsdata/team-yankee", "NATO - America", "1) Main Force", ["M1A1 Abrams Combat Team", "M113 Mech Combat Team"], "pts"),
+    (
+        "bsdata/team-yankee",
+        "NATO - America",
+        "1) Main Force",
+        ["M1A1 Abrams Combat Team", "M113 Mech Combat Team"],
+        "pts",
+    ),
     ("bsdata/konflikt47", "Finland", "Reinforced Platoon", ["Officer", "Rifle Squad"], "points"),
-    ("bsdata/battlegroup", "Kursk - German - Infantry Division", "Battlegroup", ["Forward Observer Team", "Panzer IV"], "pts"),
-    ("community-data/ba3-afrika-korps", "Armies of Germany", "Army List", ["Platoon Commander", "Heer Infantry Squad"], "Points"),
-    ("community-data/ba3-soviet-union", "Armies of the soviet union", "Rifle Platoon", ["Platoon Commander", "Rifle Squad"], "points"),
+    (
+        "bsdata/battlegroup",
+        "Kursk - German - Infantry Division",
+        "Battlegroup",
+        ["Forward Observer Team", "Panzer IV"],
+        "pts",
+    ),
+    (
+        "community-data/ba3-afrika-korps",
+        "Armies of Germany",
+        "Army List",
+        ["Platoon Commander", "Heer Infantry Squad"],
+        "Points",
+    ),
+    (
+        "community-data/ba3-soviet-union",
+        "Armies of the soviet union",
+        "Rifle Platoon",
+        ["Platoon Commander", "Rifle Squad"],
+        "points",
+    ),
 ]
 
 
