@@ -169,6 +169,25 @@ def test_the_afrika_korps_file_is_priced_by_us_not_by_its_cumulative_costs(tmp_p
     assert "996 / 1000 points" in out and "The file's own total is 2244 points" in out
 
 
+def test_a_revision_not_loaded_is_checked_against_the_newest_and_says_so(tmp_path):
+    if not DAK_ROSTER.is_file():
+        pytest.skip(f"no roster at {DAK_ROSTER}")
+    load(AFRIKA_KORPS)
+    path = tmp_path / "older.ros"
+    path.write_text(DAK_ROSTER.read_text().replace('gameSystemRevision="30"', 'gameSystemRevision="29"', 1))
+
+    code, out, err = validate(path, "--json")
+    verdict = json.loads(out)
+
+    assert verdict["points"] == 996
+    assert (verdict["game_system"]["revision"], verdict["game_system"]["file_revision"]) == (30, 29)
+    warning = next(f for f in verdict["findings"] if f["code"] == "battlescribe.revision")
+    assert warning["severity"] == "warning"
+    assert warning["message"] == (
+        "The file was made with revision 29 of Bolt Action 3ed; revision 30, the newest loaded, was used."
+    )
+
+
 def test_a_roster_of_a_game_without_loaded_data_is_unusable(tmp_path):
     if not DAK_ROSTER.is_file():
         pytest.skip(f"no roster at {DAK_ROSTER}")
