@@ -16,7 +16,7 @@ from lists.gamedata.snapshot import UnitChoice
 from lists.models import GameSystem, Roster
 from lists.rosters import battlescribe_ids
 from lists.rosters.battlescribe_writing import export, exportable, roster_rosz
-from lists.rosters.files import RosterFile, load_roster_file, resolve
+from lists.rosters.files import RosterFile, RosterFileInvalid, load_roster_file, resolve
 from lists.rules.validation import open_options, open_qualities, unit_refusals
 from lists.rules.verdict import judge
 from tests import battlescribe_engine_rosters as made
@@ -145,7 +145,10 @@ def test_a_hidden_option_is_refused_not_dropped(tmp_path, normandy):
 def test_a_roster_of_another_game_is_refused_naming_it(name, game):
     code, out, err = validate(FIXTURES / name)
     assert code == 2 and out == ""
-    assert f"this roster is for {game}" in err
+    # A game system our packs do not claim is read by the engine where its data is loaded: here it is not.
+    assert "no BattleScribe data for game system" in err and f"({game}) is loaded" in err
+    with pytest.raises(RosterFileInvalid, match=f"this roster is for {game}"):  # the web import's door
+        load_roster_file((FIXTURES / name).read_bytes(), name)
 
 
 def test_a_zip_bomb_is_refused_while_reading(tmp_path):

@@ -10,7 +10,8 @@ and exporting in `writing`; every public name is importable from here.
 
 from __future__ import annotations
 
-from lists.rosters import text_files
+from lists.rosters import battlescribe_data_rosters, text_files
+from lists.rosters.battlescribe_data_rosters import DataSetRoster
 from lists.rosters.battlescribe_reading import is_battlescribe, load_battlescribe
 from lists.rosters.format import (
     FORMAT,
@@ -63,6 +64,8 @@ __all__ = [
     "replace_units",
     "save_new_roster",
     "load_roster_file",
+    "load_any_roster_file",
+    "DataSetRoster",
 ]
 
 
@@ -71,6 +74,18 @@ def load_roster_file(raw: bytes, filename: str = "") -> ResolvedRoster:
     if is_battlescribe(
         raw, filename
     ):  # .ros/.rosz: BattleScribe and New Recruit (lists/rosters/battlescribe_reading.py)
+        root, _ = battlescribe_data_rosters.read_root(raw)
+        if battlescribe_data_rosters.is_data_set_roster(root):
+            game = root.get("gameSystemName") or root.get("gameSystemId")
+            raise RosterFileInvalid(
+                [
+                    Problem(
+                        "",
+                        f"this is a roster of {game}; rosters of BattleScribe data sets are checked by "
+                        "`validate_roster` for now",
+                    )
+                ]
+            )
         return load_battlescribe(raw)
     if text_files.is_roster_text(raw, filename):  # roster.txt, as the share page writes it
         return text_files.load_roster_text(raw)
@@ -79,3 +94,14 @@ def load_roster_file(raw: bytes, filename: str = "") -> ResolvedRoster:
         return resolve(entry)
     except RosterFileInvalid as invalid:
         raise RosterFileInvalid(_with_lines(invalid.problems, node)) from None
+
+
+def load_any_roster_file(raw: bytes, filename: str = "") -> ResolvedRoster | DataSetRoster:
+    """A roster file of ours (as `load_roster_file`) or, for a `.ros`/`.rosz` of a game system our packs do not
+    claim, a roster of its loaded BattleScribe data set read by the engine (lists/rosters/battlescribe_data_rosters.py).
+    RosterFileInvalid lists every problem (for a game system without data: that none is loaded)."""
+    if is_battlescribe(raw, filename):
+        root, _ = battlescribe_data_rosters.read_root(raw)
+        if not battlescribe_data_rosters.claimed_by_packs(root.get("gameSystemId") or ""):
+            return battlescribe_data_rosters.read_data_set_roster(raw)
+    return load_roster_file(raw, filename)

@@ -11,7 +11,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand
 
 from lists.rosters.battlescribe_reading import file_points_lines, file_points_report, with_file_points
-from lists.rosters.files import RosterFileInvalid, load_roster_file
+from lists.rosters.files import DataSetRoster, RosterFileInvalid, load_any_roster_file
 from lists.rules.verdict import judge
 
 
@@ -32,7 +32,7 @@ def force_summary(roster, verdict) -> list[dict]:
 
 
 class Command(BaseCommand):
-    help = "Check a roster file (YAML or JSON). Exit 0 legal, 1 not legal, 2 unusable file."
+    help = "Check a roster file (YAML, JSON, text, or a BattleScribe .ros/.rosz of a loaded data set). Exit 0 legal, 1 not legal, 2 unusable file."
     requires_migrations_checks = False
 
     def add_arguments(self, parser):
@@ -46,10 +46,16 @@ class Command(BaseCommand):
             self.stderr.write(f"{path}: cannot read the file: {exc.strerror}")
             sys.exit(2)
         try:
-            resolved = load_roster_file(raw, path.name)
-            roster = resolved.snapshot()
-            verdict = judge(roster)
-            differs = file_points_report(resolved.file_points, roster, verdict.unit_points, verdict.points)
+            resolved = load_any_roster_file(raw, path.name)
+            if isinstance(resolved, DataSetRoster):  # a roster of a loaded BattleScribe data set: the engine's verdict
+                document = resolved.verdict()
+                lines = resolved.text_lines(document)
+            else:
+                roster = resolved.snapshot()
+                verdict = judge(roster)
+                differs = file_points_report(resolved.file_points, roster, verdict.unit_points, verdict.points)
+                document = with_file_points({**verdict.to_dict(), "forces": force_summary(roster, verdict)}, differs)
+                lines = self._text(roster, verdict) + file_points_lines(differs)
         except RosterFileInvalid as invalid:
             for problem in invalid.problems:
                 self.stderr.write(f"{path}: {problem}")
@@ -58,25 +64,23 @@ class Command(BaseCommand):
             self.stderr.write(f"{path}: the file could not be checked ({type(exc).__name__}); please report this")
             sys.exit(2)
         if as_json:
-            document = {**verdict.to_dict(), "forces": force_summary(roster, verdict)}
-            self.stdout.write(json.dumps(with_file_points(document, differs), indent=2))
+            self.stdout.write(json.dumps(document, indent=2))
         else:
-            self._print_text(roster, verdict)
-            for line in file_points_lines(differs):
+            for line in lines:
                 self.stdout.write(line)
-        sys.exit(0 if verdict.valid else 1)
+        sys.exit(0 if document["valid"] else 1)
 
-    def _print_text(self, roster, verdict) -> None:
+    def _text(self, roster, verdict) -> list[str]:
         limit = f" / {verdict.points_limit}" if verdict.points_limit is not None else ""
         state = "legal" if verdict.valid else "NOT legal"
-        self.stdout.write(f"{roster.name} ({roster.system.name}, {roster.army_name}): {state}")
+        lines = [f"{roster.name} ({roster.system.name}, {roster.army_name}): {state}"]
         dice = f", {verdict.order_dice} order dice" if verdict.order_dice is not None else ""
-        self.stdout.write(f"{verdict.points}{limit} points{dice}")
+        lines.append(f"{verdict.points}{limit} points{dice}")
         for force in force_summary(roster, verdict):
             organisation = f" ({force['organisation']})" if force["organisation"] else ""
-            self.stdout.write(f"{force['name']}{organisation}: {force['points']} points")
-            for unit in force["units"]:
-                self.stdout.write(f"  {unit['points']:>5}  {unit['label']}")
+            lines.append(f"{force['name']}{organisation}: {force['points']} points")
+            lines += [f"  {unit['points']:>5}  {unit['label']}" for unit in force["units"]]
         for finding in verdict.findings:
             where = f"[{finding.unit}] " if finding.unit else ""
-            self.stdout.write(f"  {finding.severity}: {where}{finding.message} {finding.fix} ({finding.code})")
+            lines.append(f"  {finding.severity}: {where}{finding.message} {finding.fix} ({finding.code})")
+        return lines
