@@ -54,7 +54,9 @@ def _deliver(request, roster, snapshot, data, kind: str, layout: Layout) -> Http
     for name in ("wait", "retry", "hold"):
         query.pop(name, None)
     pdf_url = f"{request.path}?{query.urlencode()}" if query else request.path
-    pdf, job, refusal = pdf_or_job(request, key, tasks.follow, partial(tasks.start, key, roster.share_id, kind, layout))
+    pdf, job, refusal = pdf_or_job(
+        request, key, tasks.follow, partial(tasks.start, key, roster.share_id, kind, layout, len(snapshot.units))
+    )
     if refusal is not None:
         return refusal
     busy = False
