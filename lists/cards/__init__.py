@@ -30,7 +30,17 @@ from lists.cards.blocks import applies, reference_blocks, reminder, roster_rules
 from lists.cards.layout import CARD_SIZES, PAPER_SIZES, Block, Card, Group, Layout
 from lists.cards.list_summary import house_rule_rows, list_context, roster_text
 from lists.cards.packing import _body_mm, _first_pass, card_groups, pack_cards, roster_cards
-from lists.cards.pdfs import _batches, assemble, card_pages, cards_pdf, list_pdf, pdf_key, sheets, start_render_helpers
+from lists.cards.pdfs import (
+    _batches,
+    assemble,
+    card_pages,
+    cards_pdf,
+    list_pdf,
+    pdf_key,
+    sheets,
+    start_render_helpers,
+    warm_up,
+)
 from lists.cards.renderer import (
     BlockedURL,
     _boxes,
@@ -39,7 +49,6 @@ from lists.cards.renderer import (
     cards_html,
     render_pdf,
     templates_digest,
-    warm_up,
 )
 
 __all__ = [

@@ -11,8 +11,8 @@ from django.conf import settings
 from django.core.cache import cache as django_cache
 from django.template.loader import render_to_string
 
-from lists.cards import render_helpers
-from lists.cards.layout import CACHE_SECONDS, LIST_VARIANT, Card, Group, Layout
+from lists.cards import render_helpers, renderer
+from lists.cards.layout import CACHE_SECONDS, LIST_VARIANT, Block, Card, Group, Layout
 from lists.cards.list_summary import list_context
 from lists.cards.packing import _body_key, _first_pass, card_groups
 from lists.cards.renderer import _lay_out, render_pdf, templates_digest
@@ -320,3 +320,31 @@ def list_pdf(roster: RosterSnapshot, data: GameData, verdict: Verdict, pack_vers
         return render_pdf(html)
 
     return _cached("list", roster, data, Layout(), build)
+
+
+def _sample_group() -> Group:
+    """A unit card with a block of every kind, in bold and italic too, long enough for two cards."""
+    meta = {"title": "Warm-up", "points": 10, "count": 2, "labels": ["A", "B"]}
+    header = Block("header", {**meta, "subtitle": "Infantry · Sample", "points_em": "3.0"})
+    text = "A sample rule to lay out, long enough to wrap over several lines of a card. " * 3
+    blocks = [
+        Block("stats", {"rows": [("Move", '6"'), ("Men", "10")]}),
+        Block("models", {"rows": [{"count": 1, "name": "NCO", "figures": "Veteran", "gear": "rifle"}]}),
+        Block("weapons", {"columns": ["Range", "Shots"], "rows": [{"name": "Rifle", "values": ['24"', "1"]}]}),
+        Block("profiles", {"rows": [{"name": "Pistol", "pairs": [("Range", '6"')]}]}),
+        *[Block("reminder", {"name": f"Rule {n}", "text": text}) for n in range(12)],
+        Block("rule", {"name": "Sample", "text": text * 6, "source": "sample"}),
+    ]
+    return Group(header, blocks, meta)
+
+
+def warm_up() -> None:
+    """Make a PDF worker ready before its first job: fonts and stylesheets loaded (`renderer.warm_up`), then a
+    sample card of every kind of block, cut and assembled on a sheet, and a sample organiser's list rendered,
+    so the renderer's font, text and style caches, the templates and every import are warm (the first render
+    of a process otherwise pays for them). Render helpers forked afterwards start warm too."""
+    renderer.warm_up()
+    layout = DEFAULT_LAYOUT
+    pdf, cards = _render_groups([_sample_group()], layout)
+    assemble([[("sample", *layer) for layer in layers] for layers in cards[0]], {"sample": pdf}, layout)
+    render_pdf("<h1>Warm-up</h1><table><tr><th>Unit</th><td><b>10</b> <i>pts</i></td></tr></table>")

@@ -27,7 +27,7 @@ from rq import Worker
 
 from lists import models
 from lists.cards import Layout, cards_pdf, list_pdf, start_render_helpers, warm_up
-from lists.gamedata.loading import game_data, roster_snapshot
+from lists.gamedata.loading import game_data, roster_snapshot, warm_game_data
 from lists.pdfs import wake
 from lists.rosters.fingerprint import issue
 from lists.rosters.sharing import roster_for_share
@@ -73,10 +73,12 @@ def sized(task, heavy: bool):
 
 
 class PdfWorker(Worker):
-    """RQ's worker, which forks a process for each render: fonts and stylesheets are loaded once, before,
-    and the render helpers for the other cores are started (again, if one was lost) before each job."""
+    """RQ's worker, which forks a process for each render: the games' data is built and the renderer warmed
+    (fonts, stylesheets, a sample render) once, before, and the render helpers for the other cores are started
+    (again, if one was lost) before each job."""
 
     def work(self, *args, **kwargs):
+        warm_game_data()
         warm_up()
         return super().work(*args, **kwargs)
 
