@@ -218,3 +218,6 @@ LOGGING = {
 }
 UNIT_ADD_RATE = os.environ.get("ARMYBUILDER_UNIT_ADD_RATE", "120/m")  # units added or duplicated, per client address
 VERIFY_RATE = os.environ.get("ARMYBUILDER_VERIFY_RATE", "60/m")  # fingerprint look-ups, per client address
+# GETs of the pages that cost most to build (editor, share page, organiser's page, PDFs and their progress), per
+# client address: a PDF followed by its page or script asks at most about once a second.
+PAGE_RATE = os.environ.get("ARMYBUILDER_PAGE_RATE", "120/m")

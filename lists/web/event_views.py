@@ -26,7 +26,7 @@ from lists.events import print_pack, submitting
 from lists.gamedata.loading import game_data
 from lists.rosters.sharing import hash_secret, new_edit_secret, new_share_id, roster_for_edit
 from lists.web.event_forms import EventForm, SubmitForm, SubmitRosterForm
-from lists.web.page_helpers import download_name, limit_creation, pdf_or_job, too_many_requests
+from lists.web.page_helpers import download_name, limit_creation, limit_pages, pdf_or_job, too_many_requests
 
 SORTS = {
     "player": lambda row: row["submission"].player.casefold(),
@@ -186,6 +186,7 @@ def rows_for(event: Event, submissions: list[Submission]) -> list[dict]:
 
 
 @require_GET
+@limit_pages
 def organiser(request: HttpRequest, secret: str) -> HttpResponse:
     """Every submission with its verdict; `?sort=<column>` (`-` first: descending) and `?show=not-legal`."""
     event = submitting.event_for_organiser(secret)
@@ -352,6 +353,7 @@ def _deliver(request: HttpRequest, event: Event, key: str, filename: str, start,
 
 
 @require_GET
+@limit_pages
 def pack(request: HttpRequest, secret: str) -> HttpResponse:
     event = submitting.event_for_organiser(secret)
     submissions = list(event.submissions.all())
@@ -362,6 +364,7 @@ def pack(request: HttpRequest, secret: str) -> HttpResponse:
 
 
 @require_GET
+@limit_pages
 def submission_cards(request: HttpRequest, secret: str, submission_id: int) -> HttpResponse:
     event = submitting.event_for_organiser(secret)
     submission = get_object_or_404(Submission, event=event, id=submission_id)
