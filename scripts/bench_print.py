@@ -94,7 +94,7 @@ def main() -> None:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with serving("armybuilder-print-") as tmp:
-        env = environment(tmp, port, "print-bench", ARMYBUILDER_PDF_RATE="1000/m")
+        env = environment(tmp, port, "print-bench", ARMYBUILDER_PDF_RATE="1000/m", ARMYBUILDER_PAGE_RATE="1000/m")
         bells = Path(prepare(env, ROSTER_SCRIPT).splitlines()[-1])
         queue = "RQ in Redis" if env.get("REDIS_URL") else "the database queue"
         with server(env, base):

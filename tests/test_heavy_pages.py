@@ -68,3 +68,26 @@ def test_a_client_asking_for_a_costly_page_too_often_is_told_to_wait_others_are_
     assert refused.status_code == 429 and refused["Retry-After"] == "60"
     assert "Too many requests" in refused.content.decode()  # the project's page, not a bare error
     assert client.get(url, REMOTE_ADDR="203.0.113.9").status_code != 429  # another client is served
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("real_packs")
+def test_the_organisers_page_reads_each_lists_verdict_stored_at_submission_never_judging_on_a_get(
+    client, monkeypatch
+):
+    from django.core.cache import cache
+
+    from lists.events import submitting
+    from tests.test_events import three_players
+
+    organiser, _, _ = three_players(client)
+    cache.clear()  # a cold cache (a restart, an eviction): the verdicts are kept with the submissions
+    judged = []
+    monkeypatch.setattr(submitting, "check", lambda *args: judged.append(args) or pytest.fail("judged on a GET"))
+
+    page = client.get(organiser)
+
+    assert page.status_code == 200 and judged == []
+    html = page.content.decode()
+    assert all(player in html for player in ("Anna", "Ben", "Cleo"))
+    assert "Not legal" in html or "not legal" in html  # Ben's list is over the points, as judged when submitted

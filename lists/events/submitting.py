@@ -128,10 +128,17 @@ def document_from_file(raw: bytes, filename: str) -> dict:
 
 
 def submit(event: Event, player: str, document: dict) -> tuple[Submission, bool]:
-    """Freeze `document` as `player`'s list for the event; a second submission replaces the first.
+    """Freeze `document` as `player`'s list for the event, judged for the organiser's table at once; a second
+    submission replaces the first.
 
     Returns the submission and whether it replaced an earlier one.
     """
+    submission, replaced = _submit(event, player, document)
+    summary(event, submission)
+    return submission, replaced
+
+
+def _submit(event: Event, player: str, document: dict) -> tuple[Submission, bool]:
     reason = closed_reason(event)
     if reason:
         raise SubmissionRefused(reason)
@@ -148,6 +155,8 @@ def submit(event: Event, player: str, document: dict) -> tuple[Submission, bool]
         "roster_name": snapshot.name,
         "army_name": army_label(resolved.data, resolved.army_id),
         "submitted_at": timezone.now(),
+        "verdict": None,  # judged below, for the organiser's table
+        "verdict_digest": "",
     }
     with transaction.atomic():
         existing = Submission.objects.select_for_update().filter(event=event, player=player).first()
@@ -267,13 +276,21 @@ def settings_digest(event: Event) -> str:
 
 
 def summary(event: Event, submission: Submission) -> dict:
-    """The table's figures for a submission (army, points, dice, verdict and findings), cached by content."""
+    """The table's figures for a submission (army, points, dice, verdict and findings): stored with it under the
+    event's settings (judged again only once they change), and cached by content for lists alike."""
+    digest = settings_digest(event)
+    if submission.verdict is not None and submission.verdict_digest == digest:
+        return submission.verdict
     content = hashlib.sha256(json.dumps(submission.document, sort_keys=True).encode()).hexdigest()
-    key = f"event-check:{settings_digest(event)}:{content}"
+    key = f"event-check:{digest}:{content}"
     found = cache.get(key)
     if found is None:
         found = _summarise(event, submission)
         cache.set(key, found, CHECK_SECONDS)
+    Submission.objects.filter(id=submission.id, submitted_at=submission.submitted_at).update(
+        verdict=found, verdict_digest=digest
+    )
+    submission.verdict, submission.verdict_digest = found, digest
     return found
 
 
