@@ -12,7 +12,7 @@ from django.core.cache import cache as django_cache
 from django.template.loader import render_to_string
 
 from lists.cards import render_helpers, renderer
-from lists.cards.layout import CACHE_SECONDS, LIST_VARIANT, Block, Card, Group, Layout
+from lists.cards.layout import CACHE_SECONDS, CARD_SIZES, LIST_VARIANT, Block, Card, Group, Layout
 from lists.cards.list_summary import list_context
 from lists.cards.packing import _body_key, _first_pass, card_groups
 from lists.cards.renderer import _lay_out, render_pdf, templates_digest
@@ -78,10 +78,30 @@ def _group_key(group: Group, layout: Layout, data: GameData) -> str:
 CardLayers = list[tuple[int, float, float, float | None]]
 
 
-def _frame(card: Card) -> Card:
+# A frame's footer: (units it stands for, their labels, part, parts).
+FrameKey = tuple[int, tuple[str, ...], int, int]
+
+# Frames laid out in this process (pages of WeasyPrint's, drawn into any later render's PDF), by card size,
+# templates and footer: most cards' frames are alike ("card 1 of 2"), so a render lays out none. Frames naming
+# merged units' labels are not kept (as many as rosters).
+_frames: dict[tuple[str, str, FrameKey], object] = {}
+
+
+def _frame_key(card: Card) -> FrameKey:
     """A card's frame: its border and footer (the units it stands for, "card 2 of 3"), nothing inside."""
-    labels = card.labels if card.count > 1 else []
-    return Card(title="", points=None, count=card.count, labels=labels, blocks=[], part=card.part, parts=card.parts)
+    return card.count, tuple(card.labels) if card.count > 1 else (), card.part, card.parts
+
+
+def _frame_pages(keys: list[FrameKey], layout: Layout) -> dict[FrameKey, object]:
+    """The laid-out page of each frame, from this process's frames or laid out now (in one document)."""
+    digest = templates_digest("cards")
+    missing = [key for key in dict.fromkeys(keys) if (layout.card, digest, key) not in _frames]
+    laid_out = {}
+    if missing:
+        frames = [Card("", None, count, list(labels), [], part, parts) for count, labels, part, parts in missing]
+        laid_out = dict(zip(missing, _lay_out(frames, layout).pages, strict=True))
+        _frames.update({(layout.card, digest, key): page for key, page in laid_out.items() if not key[1]})
+    return {key: laid_out.get(key) or _frames[(layout.card, digest, key)] for key in keys}
 
 
 def _cut(cards: list[Card], group: Group) -> bool:
@@ -96,47 +116,43 @@ def _render_groups(groups: list[Group], layout: Layout) -> tuple[bytes, dict[int
     document and per page dominates).
 
     Each group is laid out once, bare and whole (`_first_pass`, which measures it); each of its cards is then a
-    frame (border and footer, the same for most cards, so laid out once for many) with the header and that card's
-    blocks cut from the measured page drawn over it. Only cards holding part of a rule split between two cards are
+    frame (border and footer, the same for most cards: laid out once per process, `_frame_pages`) with the header
+    and that card's blocks cut from the measured page drawn over it. Only cards holding part of a rule split between two cards are
     laid out again. Returns the PDF with the cards of each group, by the group's position in `groups`.
     """
     first = _first_pass(groups, layout)
     document, card_h = first.document, layout.card_mm[1]
-    frames: dict[tuple, int] = {}  # a frame's footer: its position among the second pass's cards
-    second: list[Card] = []
-    drawn: dict[int, list[list[tuple[str, int, float, float, float | None]]]] = {}
+    second: list[Card] = []  # cards laid out again
+    drawn: dict[int, list[list[tuple[object, float, float, float | None]]]] = {}  # layers: (page or frame, ...)
     for i, (group, cards) in enumerate(zip(groups, first.packed, strict=True)):
         if not _cut(cards, group):  # laid out again, whole, one card to a page
-            drawn[i] = [[("second", len(second) + n, 0.0, 0.0, None)] for n in range(len(cards))]
+            drawn[i] = [[(("second", len(second) + n), 0.0, 0.0, None)] for n in range(len(cards))]
             second += cards
             continue
         body = first.bodies[i] if first.bodies[i] is not None else i
         header_end = group.header.top + group.header.height
         drawn[i] = []
         for card in cards:
-            frame = _frame(card)
-            key = (frame.count, tuple(frame.labels), frame.part, frame.parts)
-            if key not in frames:
-                frames[key] = len(second)
-                second.append(frame)
-            layers = [("second", frames[key], 0.0, 0.0, None)]
+            layers = [(("frame", _frame_key(card)), 0.0, 0.0, None)]
             blocks = card.blocks[1:]
             end = blocks[-1].top + blocks[-1].height if blocks else header_end
             if not blocks or (body == i and blocks[0] is group.blocks[0]):  # the header (and blocks) as laid out
-                layers.append(("first", i, 0.0, 0.0, min(end, card_h)))
+                layers.append((("first", i), 0.0, 0.0, min(end, card_h)))
             else:  # the header, and the card's blocks moved up below it
                 shown = min(end - blocks[0].top, card_h - header_end)
-                layers += [("first", i, 0.0, 0.0, header_end), ("first", body, header_end, blocks[0].top, shown)]
+                layers += [(("first", i), 0.0, 0.0, header_end), (("first", body), header_end, blocks[0].top, shown)]
             drawn[i].append(layers)
-    laid_out = _lay_out(second, layout).pages if second else []
-    used = sorted({page for layers in drawn.values() for card in layers for doc, page, *_ in card if doc == "first"})
-    number = {("first", page): n for n, page in enumerate(used)}
-    number |= {("second", n): len(used) + n for n in range(len(laid_out))}
+    used = list(dict.fromkeys(source for layers in drawn.values() for card in layers for source, *_ in card))
+    frames = _frame_pages([key for kind, key in used if kind == "frame"], layout)
+    pages = {("first", n): page for n, page in enumerate(document.pages)}
+    pages |= {("second", n): page for n, page in enumerate(_lay_out(second, layout).pages if second else [])}
+    pages |= {("frame", key): page for key, page in frames.items()}
+    number = {source: n for n, source in enumerate(used)}
     cards = {
-        i: [[(number[(doc, page)], down, top, shown) for doc, page, down, top, shown in card] for card in layers]
+        i: [[(number[source], down, top, shown) for source, down, top, shown in card] for card in layers]
         for i, layers in drawn.items()
     }
-    return document.copy([document.pages[page] for page in used] + laid_out).write_pdf(), cards
+    return document.copy([pages[source] for source in used]).write_pdf(), cards
 
 
 # Fewer groups than this are not made a batch of their own: a batch is a document, with a few ms of its own
@@ -345,6 +361,8 @@ def warm_up() -> None:
     of a process otherwise pays for them). Render helpers forked afterwards start warm too."""
     renderer.warm_up()
     layout = DEFAULT_LAYOUT
+    for card in CARD_SIZES:  # the frames most cards have: a whole card, and each of a unit's two or three cards
+        _frame_pages([(1, (), part, parts) for parts in (1, 2, 3) for part in range(1, parts + 1)], Layout(card))
     pdf, cards = _render_groups([_sample_group()], layout)
     assemble([[("sample", *layer) for layer in layers] for layers in cards[0]], {"sample": pdf}, layout)
     render_pdf("<h1>Warm-up</h1><table><tr><th>Unit</th><td><b>10</b> <i>pts</i></td></tr></table>")
