@@ -72,9 +72,7 @@ def test_a_client_asking_for_a_costly_page_too_often_is_told_to_wait_others_are_
 
 @pytest.mark.django_db
 @pytest.mark.usefixtures("real_packs")
-def test_the_organisers_page_reads_each_lists_verdict_stored_at_submission_never_judging_on_a_get(
-    client, monkeypatch
-):
+def test_the_organisers_page_reads_each_lists_verdict_stored_at_submission_never_judging_on_a_get(client, monkeypatch):
     from django.core.cache import cache
 
     from lists.events import submitting

@@ -6,7 +6,10 @@ pages out on sheets of paper (pypdf), so an edit renders one card again and a
 card is shared by every roster that has it. Cards not yet cached are rendered
 together in one pass per render process (`lists.cards.render_helpers` shares them out), as
 the renderer's cost per document dominates; units alike but for their labels
-share one body (all but the header), laid out once and drawn on each card.
+share one body (all but the header), laid out once and drawn on each card. That
+pass lays each unit out once, bare and whole: its cards are cut from that page
+(header, then each card's blocks) and drawn over frames (border and footer),
+which a process lays out once; only a rule split between cards is laid out again.
 
 A card's content is packed into blocks whose height is measured by laying them
 out once; what does not fit continues on a second card instead of overflowing.
