@@ -127,8 +127,9 @@ PDF_RENDER_SECONDS = int(os.environ.get("ARMYBUILDER_PDF_SECONDS", "180"))
 if REDIS_URL:
     INSTALLED_APPS += ["django_rq", "django_tasks_rq"]
     # RQ's own time limit only backs up the render's (lists.pdfs.tasks.time_limit), which says why it stopped.
-    RQ_QUEUES = {"default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": PDF_RENDER_SECONDS + 60}}
-    TASKS = {"default": {"BACKEND": "django_tasks_rq.RQBackend", "QUEUES": ["default"]}}
+    # "bulk" holds the heavy renders (lists.pdfs.tasks.sized): the worker empties "default" first.
+    RQ_QUEUES = {name: {"URL": REDIS_URL, "DEFAULT_TIMEOUT": PDF_RENDER_SECONDS + 60} for name in ("default", "bulk")}
+    TASKS = {"default": {"BACKEND": "django_tasks_rq.RQBackend", "QUEUES": ["default", "bulk"]}}
 else:
     TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 # Requests one web process holds while their PDF renders (lists/pdfs/waits.py); more are answered at once.
@@ -220,3 +221,6 @@ LOGGING = {
 }
 UNIT_ADD_RATE = os.environ.get("ARMYBUILDER_UNIT_ADD_RATE", "120/m")  # units added or duplicated, per client address
 VERIFY_RATE = os.environ.get("ARMYBUILDER_VERIFY_RATE", "60/m")  # fingerprint look-ups, per client address
+# GETs of the pages that cost most to build (editor, share page, organiser's page, PDFs and their progress), per
+# client address: a PDF followed by its page or script asks at most about once a second.
+PAGE_RATE = os.environ.get("ARMYBUILDER_PAGE_RATE", "120/m")

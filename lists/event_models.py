@@ -53,6 +53,10 @@ class Submission(models.Model):
     army_name = models.CharField(max_length=200)
     first_submitted_at = models.DateTimeField()
     submitted_at = models.DateTimeField()  # the latest submission; equal to the first until it is replaced
+    # The organiser's table's figures for the list (events.submitting.summary), kept with the digest of the event's
+    # settings they were judged under, so the table of 256 lists is read, never judged again on a GET.
+    verdict = models.JSONField(null=True, blank=True)
+    verdict_digest = models.CharField(max_length=24, blank=True, default="")
 
     class Meta:
         app_label = "lists"

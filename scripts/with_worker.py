@@ -50,7 +50,7 @@ def worker_command() -> list[str]:
     """The PDF worker: RQ's when REDIS_URL is set (as armybuilder/settings.py then queues in Redis), else the database's."""
     if os.environ.get("REDIS_URL"):
         return [
-            *(sys.executable, "manage.py", "rqworker", "default"),
+            *(sys.executable, "manage.py", "rqworker", "default", "bulk"),  # "default" first: lighter PDFs
             *("--job-class", "django_tasks_rq.Job", "--worker-class", "lists.pdfs.tasks.PdfWorker"),
         ]
     return [sys.executable, "manage.py", "pdf_db_worker"]  # woken at once by each render enqueued (lists/pdfs/wake.py)

@@ -6,7 +6,10 @@ pages out on sheets of paper (pypdf), so an edit renders one card again and a
 card is shared by every roster that has it. Cards not yet cached are rendered
 together in one pass per render process (`lists.cards.render_helpers` shares them out), as
 the renderer's cost per document dominates; units alike but for their labels
-share one body (all but the header), laid out once and drawn on each card.
+share one body (all but the header), laid out once and drawn on each card. That
+pass lays each unit out once, bare and whole: its cards are cut from that page
+(header, then each card's blocks) and drawn over frames (border and footer),
+which a process lays out once; only a rule split between cards is laid out again.
 
 A card's content is packed into blocks whose height is measured by laying them
 out once; what does not fit continues on a second card instead of overflowing.
@@ -30,7 +33,17 @@ from lists.cards.blocks import applies, reference_blocks, reminder, roster_rules
 from lists.cards.layout import CARD_SIZES, PAPER_SIZES, Block, Card, Group, Layout
 from lists.cards.list_summary import house_rule_rows, list_context, roster_text
 from lists.cards.packing import _body_mm, _first_pass, card_groups, pack_cards, roster_cards
-from lists.cards.pdfs import _batches, assemble, card_pages, cards_pdf, list_pdf, pdf_key, sheets, start_render_helpers
+from lists.cards.pdfs import (
+    _batches,
+    assemble,
+    card_pages,
+    cards_pdf,
+    list_pdf,
+    pdf_key,
+    sheets,
+    start_render_helpers,
+    warm_up,
+)
 from lists.cards.renderer import (
     BlockedURL,
     _boxes,
@@ -39,7 +52,6 @@ from lists.cards.renderer import (
     cards_html,
     render_pdf,
     templates_digest,
-    warm_up,
 )
 
 __all__ = [

@@ -64,6 +64,7 @@ class Block:
     kind: str  # header, stats, models, weapons, profiles, reminder, rule
     data: dict = field(default_factory=dict)
     height: float = 0.0
+    top: float = 0.0  # where the measuring pass laid it out, mm from the top of its page
 
 
 @dataclass
@@ -75,7 +76,8 @@ class Card:
     blocks: list[Block]
     part: int = 1
     parts: int = 1
-    body: bool = False  # a card's content below its header, without border or footer (`_first_pass`)
+    # Laid out bare, without border or footer: the first pass's pages, drawn over a frame (`lists.cards.pdfs`).
+    body: bool = False
 
 
 @dataclass

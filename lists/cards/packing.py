@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from lists.cards.blocks import reference_blocks, roster_rules, unit_blocks
 from lists.cards.layout import CARD_PADDING_MM, MM_PER_PT, Block, Card, Group, Layout
-from lists.cards.renderer import _block_heights, _lay_out
+from lists.cards.renderer import _block_places, _lay_out
 from lists.gamedata.loading import GameData
 from lists.gamedata.snapshot import RosterSnapshot, UnitChoice
 from lists.rules.pricing import fielded_points
@@ -33,7 +33,8 @@ def _body_key(group: Group) -> str:
 class FirstPass:
     """The first pass's document: a page for each group, then the bodies (the content below the header) that
     groups alike but for their headers share, each once. A group with a body of its own is laid out whole on
-    its page; a group sharing one has only its frame (border, header, footer) there."""
+    its page; a group sharing one has only its header there. Pages are laid out bare (no border, no footer) and
+    as tall as a group's whole content: its cards are cut from them (`lists.cards.pdfs`)."""
 
     document: object
     packed: list[list[Card]]  # each group's cards
@@ -58,16 +59,17 @@ def _first_pass(groups: list[Group], layout: Layout) -> FirstPass | None:
             bodies[key] = len(groups) + len(owners)
             owners.append(group)
     pages = [bodies.get(key) for key in keys]
+    # Laid out bare (no border, no footer): each card is drawn from these pages over a frame of its own.
     own = [
-        Card(blocks=[group.header] if body is not None else [group.header, *group.blocks], **group.meta)
+        Card(blocks=[group.header] if body is not None else [group.header, *group.blocks], body=True, **group.meta)
         for group, body in zip(groups, pages, strict=True)
     ]
     shared = [Card(blocks=owner.blocks, body=True, **owner.meta) for owner in owners]
     document = _lay_out(own + shared, layout)
     for group, page, body in zip(groups, document.pages[: len(groups)], pages, strict=True):
-        measured = _block_heights(page) + (_block_heights(document.pages[body]) if body is not None else [])
-        for block, height in zip([group.header, *group.blocks], measured, strict=True):
-            block.height = height
+        measured = _block_places(page) + (_block_places(document.pages[body]) if body is not None else [])
+        for block, (top, height) in zip([group.header, *group.blocks], measured, strict=True):
+            block.top, block.height = top, height
     packed = [pack_cards(group.header, group.blocks, layout, group.meta) for group in groups]
     return FirstPass(document, packed, pages)
 

@@ -11,8 +11,8 @@ from django.conf import settings
 from django.core.cache import cache as django_cache
 from django.template.loader import render_to_string
 
-from lists.cards import render_helpers
-from lists.cards.layout import CACHE_SECONDS, LIST_VARIANT, Group, Layout
+from lists.cards import render_helpers, renderer
+from lists.cards.layout import CACHE_SECONDS, CARD_SIZES, LIST_VARIANT, Block, Card, Group, Layout
 from lists.cards.list_summary import list_context
 from lists.cards.packing import _body_key, _first_pass, card_groups
 from lists.cards.renderer import _lay_out, render_pdf, templates_digest
@@ -53,10 +53,14 @@ def pdf_key(kind: str, roster: RosterSnapshot, data: GameData, layout: Layout) -
     return pdf_cache_key(kind, variant, templates_digest(kind), roster, data)
 
 
+CARDS_CUT = 2  # how cached cards are drawn from their pages (CardLayers): a new way never reads an old entry
+
+
 def _group_key(group: Group, layout: Layout, data: GameData) -> str:
     """A group's cards depend on its content, the card size and the pack (and the templates)."""
     content = json.dumps(
         [
+            CARDS_CUT,
             templates_digest("cards"),
             layout.card,
             data.content_hash,
@@ -69,35 +73,86 @@ def _group_key(group: Group, layout: Layout, data: GameData) -> str:
     return "card:" + hashlib.sha256(content.encode()).hexdigest()
 
 
-# A card as it is drawn: layers of rendered pages, each (page, mm it is moved down on the card).
-CardLayers = list[tuple[int, float]]
+# A card as it is drawn: layers of rendered pages, each (page, mm it is moved down on the card, mm of the page
+# from its top where the layer starts, mm of it shown: None for down to the card's foot).
+CardLayers = list[tuple[int, float, float, float | None]]
+
+
+# A frame's footer: (units it stands for, their labels, part, parts).
+FrameKey = tuple[int, tuple[str, ...], int, int]
+
+# Frames laid out in this process (pages of WeasyPrint's, drawn into any later render's PDF), by card size,
+# templates and footer: most cards' frames are alike ("card 1 of 2"), so a render lays out none. Frames naming
+# merged units' labels are not kept (as many as rosters).
+_frames: dict[tuple[str, str, FrameKey], object] = {}
+
+
+def _frame_key(card: Card) -> FrameKey:
+    """A card's frame: its border and footer (the units it stands for, "card 2 of 3"), nothing inside."""
+    return card.count, tuple(card.labels) if card.count > 1 else (), card.part, card.parts
+
+
+def _frame_pages(keys: list[FrameKey], layout: Layout) -> dict[FrameKey, object]:
+    """The laid-out page of each frame, from this process's frames or laid out now (in one document)."""
+    digest = templates_digest("cards")
+    missing = [key for key in dict.fromkeys(keys) if (layout.card, digest, key) not in _frames]
+    laid_out = {}
+    if missing:
+        frames = [Card("", None, count, list(labels), [], part, parts) for count, labels, part, parts in missing]
+        laid_out = dict(zip(missing, _lay_out(frames, layout).pages, strict=True))
+        _frames.update({(layout.card, digest, key): page for key, page in laid_out.items() if not key[1]})
+    return {key: laid_out.get(key) or _frames[(layout.card, digest, key)] for key in keys}
+
+
+def _cut(cards: list[Card], group: Group) -> bool:
+    """Whether the group's cards can be cut from its measured page: each holds whole blocks of the group, in order
+    (a rule split over two cards is laid out again, as two new blocks)."""
+    own = {id(block) for block in group.blocks}
+    return all(id(block) in own for card in cards for block in card.blocks[1:])
 
 
 def _render_groups(groups: list[Group], layout: Layout) -> tuple[bytes, dict[int, list[CardLayers]]]:
     """Render groups (at least one) in as few passes as possible, into one PDF (the renderer's cost per
-    document dominates).
+    document and per page dominates).
 
-    Returns the PDF with the cards of each group, by the group's position in `groups`.
+    Each group is laid out once, bare and whole (`_first_pass`, which measures it); each of its cards is then a
+    frame (border and footer, the same for most cards: laid out once per process, `_frame_pages`) with the header
+    and that card's blocks cut from the measured page drawn over it. Only cards holding part of a rule split between two cards are
+    laid out again. Returns the PDF with the cards of each group, by the group's position in `groups`.
     """
     first = _first_pass(groups, layout)
-    packed, document = first.packed, first.document
-    single = [i for i, cards in enumerate(packed) if len(cards) == 1]
-    several = [i for i, cards in enumerate(packed) if len(cards) > 1]
-    # A single card is its first-pass page, with the body it shares (if it does) drawn below the header.
-    kept = sorted({*single, *(first.bodies[i] for i in single if first.bodies[i] is not None)})
-    number = {page: n for n, page in enumerate(kept)}
-    cards = {i: [[(number[i], 0.0)]] for i in single}
-    for i in single:
-        if first.bodies[i] is not None:
-            cards[i][0].append((number[first.bodies[i]], groups[i].header.height))
-    pages = [document.pages[page] for page in kept]
-    if several:  # laid out again, cut into cards; their pages follow in the same PDF
-        second = _lay_out([card for i in several for card in packed[i]], layout)
-        numbers = iter(range(len(pages), len(pages) + len(second.pages)))
-        for i in several:
-            cards[i] = [[(next(numbers), 0.0)] for _ in packed[i]]
-        pages += second.pages
-    return document.copy(pages).write_pdf(), cards
+    document, card_h = first.document, layout.card_mm[1]
+    second: list[Card] = []  # cards laid out again
+    drawn: dict[int, list[list[tuple[object, float, float, float | None]]]] = {}  # layers: (page or frame, ...)
+    for i, (group, cards) in enumerate(zip(groups, first.packed, strict=True)):
+        if not _cut(cards, group):  # laid out again, whole, one card to a page
+            drawn[i] = [[(("second", len(second) + n), 0.0, 0.0, None)] for n in range(len(cards))]
+            second += cards
+            continue
+        body = first.bodies[i] if first.bodies[i] is not None else i
+        header_end = group.header.top + group.header.height
+        drawn[i] = []
+        for card in cards:
+            layers = [(("frame", _frame_key(card)), 0.0, 0.0, None)]
+            blocks = card.blocks[1:]
+            end = blocks[-1].top + blocks[-1].height if blocks else header_end
+            if not blocks or (body == i and blocks[0] is group.blocks[0]):  # the header (and blocks) as laid out
+                layers.append((("first", i), 0.0, 0.0, min(end, card_h)))
+            else:  # the header, and the card's blocks moved up below it
+                shown = min(end - blocks[0].top, card_h - header_end)
+                layers += [(("first", i), 0.0, 0.0, header_end), (("first", body), header_end, blocks[0].top, shown)]
+            drawn[i].append(layers)
+    used = list(dict.fromkeys(source for layers in drawn.values() for card in layers for source, *_ in card))
+    frames = _frame_pages([key for kind, key in used if kind == "frame"], layout)
+    pages = {("first", n): page for n, page in enumerate(document.pages)}
+    pages |= {("second", n): page for n, page in enumerate(_lay_out(second, layout).pages if second else [])}
+    pages |= {("frame", key): page for key, page in frames.items()}
+    number = {source: n for n, source in enumerate(used)}
+    cards = {
+        i: [[(number[source], down, top, shown) for source, down, top, shown in card] for card in layers]
+        for i, layers in drawn.items()
+    }
+    return document.copy([pages[source] for source in used]).write_pdf(), cards
 
 
 # Fewer groups than this are not made a batch of their own: a batch is a document, with a few ms of its own
@@ -151,8 +206,8 @@ def _render_in_processes(groups: list[Group], layout: Layout) -> list[tuple[byte
     ]
 
 
-# A card on a sheet: layers of rendered pages, each (batch PDF's key, page, mm it is moved down on the card).
-PlacedCard = list[tuple[str, int, float]]
+# A card on a sheet: layers of rendered pages, each (batch PDF's key, and as in CardLayers).
+PlacedCard = list[tuple[str, int, float, float, float | None]]
 
 
 def card_pages(groups: list[Group], layout: Layout, data: GameData) -> tuple[list[PlacedCard], dict[str, bytes]]:
@@ -176,11 +231,7 @@ def card_pages(groups: list[Group], layout: Layout, data: GameData) -> tuple[lis
                     "cards": group_cards,
                 }
         django_cache.set_many(fresh, CACHE_SECONDS)
-    placed = [
-        [(entries[key]["batch"], page, down) for page, down in layers]
-        for key in keys
-        for layers in entries[key]["cards"]
-    ]
+    placed = [[(entries[key]["batch"], *layer) for layer in layers] for key in keys for layers in entries[key]["cards"]]
     return placed, {batch: batches[batch] for batch in {entries[key]["batch"] for key in keys}}
 
 
@@ -190,9 +241,9 @@ PT_PER_MM = 72 / 25.4
 def assemble(placed: list[PlacedCard], batches: dict[str, bytes], layout: Layout) -> bytes:
     """Lay the rendered card pages out on sheets of paper, with cut marks, without rendering them again.
 
-    Each layer of a card is a rendered page drawn as a form XObject at the card's place on the sheet
-    (a body moved down below its header, and cut at the card's foot), so the cards keep their fonts and
-    vector text and nothing is laid out twice.
+    Each rendered page is a form XObject, and each layer of a card draws the band of it the layer covers at
+    the card's place on the sheet (a frame; the header; the card's blocks moved up below it), so the cards keep
+    their fonts and vector text and nothing is laid out twice.
     """
     from pypdf import PdfReader, PdfWriter
     from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject
@@ -201,42 +252,50 @@ def assemble(placed: list[PlacedCard], batches: dict[str, bytes], layout: Layout
     readers = {batch: PdfReader(io.BytesIO(pdf)) for batch, pdf in batches.items()}
     (cw, ch), (pw, ph) = layout.card_mm, layout.paper_mm
     card_w, card_h = cw * PT_PER_MM, ch * PT_PER_MM
-    forms: dict[tuple[str, int, float], object] = {}
+    forms: dict[tuple[str, int], tuple[object, float]] = {}
 
-    def form(batch: str, number: int, down_mm: float):
-        if (batch, number, down_mm) not in forms:
+    def form(batch: str, number: int) -> tuple[object, float]:
+        """A rendered page as a form XObject (once, however many layers draw parts of it), and its height."""
+        if (batch, number) not in forms:
             page = readers[batch].pages[number]
-            # WeasyPrint writes one content stream a page; a copy of its own for each place it is drawn at.
+            # WeasyPrint writes one content stream a page: it becomes the form, clipped where it is drawn.
             stream = page["/Contents"].get_object().clone(writer, force_duplicate=True)
-            top, down = float(page.mediabox.top), down_mm * PT_PER_MM
             stream.update(
                 {
                     NameObject("/Type"): NameObject("/XObject"),
                     NameObject("/Subtype"): NameObject("/Form"),
-                    # What shows is the top of the page, as much of it as fits on the card below `down`;
-                    # the form is moved onto the card's place below.
-                    NameObject("/BBox"): ArrayObject(FloatObject(v) for v in (0, top - card_h + down, card_w, top)),
-                    NameObject("/Matrix"): ArrayObject(FloatObject(v) for v in (1, 0, 0, 1, 0, card_h - top - down)),
+                    NameObject("/BBox"): ArrayObject(FloatObject(v) for v in page.mediabox),
                     NameObject("/Resources"): page["/Resources"].clone(writer),
                 }
             )
-            forms[(batch, number, down_mm)] = writer._add_object(stream)  # pypdf's way to add an indirect object
-        return forms[(batch, number, down_mm)]
+            forms[(batch, number)] = writer._add_object(stream), float(page.mediabox.top)  # pypdf's way to add one
+        return forms[(batch, number)]
 
     index = 0
     for sheet in sheets(len(placed), layout):
         page = writer.add_blank_page(width=pw * PT_PER_MM, height=ph * PT_PER_MM)
         xobjects = DictionaryObject()
+        names: dict[tuple[str, int], str] = {}
         ops = ["0.57 w 0 G"]
         for x1, y1, x2, y2 in sheet["marks"]:
             ops.append(
                 f"{x1 * PT_PER_MM:.2f} {(ph - y1) * PT_PER_MM:.2f} m {x2 * PT_PER_MM:.2f} {(ph - y2) * PT_PER_MM:.2f} l S"
             )
         for x, y in sheet["places"]:
-            for layer in placed[index]:
-                name = f"/Card{len(xobjects)}"
-                xobjects[NameObject(name)] = form(*layer)
-                ops.append(f"q 1 0 0 1 {x * PT_PER_MM:.3f} {(ph - y - ch) * PT_PER_MM:.3f} cm {name} Do Q")
+            for batch, number, down_mm, top_mm, shown_mm in placed[index]:
+                drawn, page_top = form(batch, number)
+                if (batch, number) not in names:
+                    names[(batch, number)] = f"/Card{len(xobjects)}"
+                    xobjects[NameObject(names[(batch, number)])] = drawn
+                down = down_mm * PT_PER_MM
+                shown = card_h - down if shown_mm is None else min(shown_mm * PT_PER_MM, card_h - down)
+                # On the card's place: clipped to the band the layer covers, the page's part from `top_mm` down
+                # moved to `down_mm` below the card's top.
+                ops.append(
+                    f"q 1 0 0 1 {x * PT_PER_MM:.3f} {(ph - y - ch) * PT_PER_MM:.3f} cm "
+                    f"0 {card_h - down - shown:.3f} {card_w:.3f} {shown:.3f} re W n "
+                    f"1 0 0 1 0 {card_h - down - page_top + top_mm * PT_PER_MM:.3f} cm {names[(batch, number)]} Do Q"
+                )
             index += 1
         contents = DecodedStreamObject()
         contents.set_data("\n".join(ops).encode())
@@ -277,3 +336,33 @@ def list_pdf(roster: RosterSnapshot, data: GameData, verdict: Verdict, pack_vers
         return render_pdf(html)
 
     return _cached("list", roster, data, Layout(), build)
+
+
+def _sample_group() -> Group:
+    """A unit card with a block of every kind, in bold and italic too, long enough for two cards."""
+    meta = {"title": "Warm-up", "points": 10, "count": 2, "labels": ["A", "B"]}
+    header = Block("header", {**meta, "subtitle": "Infantry · Sample", "points_em": "3.0"})
+    text = "A sample rule to lay out, long enough to wrap over several lines of a card. " * 3
+    blocks = [
+        Block("stats", {"rows": [("Move", '6"'), ("Men", "10")]}),
+        Block("models", {"rows": [{"count": 1, "name": "NCO", "figures": "Veteran", "gear": "rifle"}]}),
+        Block("weapons", {"columns": ["Range", "Shots"], "rows": [{"name": "Rifle", "values": ['24"', "1"]}]}),
+        Block("profiles", {"rows": [{"name": "Pistol", "pairs": [("Range", '6"')]}]}),
+        *[Block("reminder", {"name": f"Rule {n}", "text": text}) for n in range(12)],
+        Block("rule", {"name": "Sample", "text": text * 6, "source": "sample"}),
+    ]
+    return Group(header, blocks, meta)
+
+
+def warm_up() -> None:
+    """Make a PDF worker ready before its first job: fonts and stylesheets loaded (`renderer.warm_up`), then a
+    sample card of every kind of block, cut and assembled on a sheet, and a sample organiser's list rendered,
+    so the renderer's font, text and style caches, the templates and every import are warm (the first render
+    of a process otherwise pays for them). Render helpers forked afterwards start warm too."""
+    renderer.warm_up()
+    layout = DEFAULT_LAYOUT
+    for card in CARD_SIZES:  # the frames most cards have: a whole card, and each of a unit's two or three cards
+        _frame_pages([(1, (), part, parts) for parts in (1, 2, 3) for part in range(1, parts + 1)], Layout(card))
+    pdf, cards = _render_groups([_sample_group()], layout)
+    assemble([[("sample", *layer) for layer in layers] for layers in cards[0]], {"sample": pdf}, layout)
+    render_pdf("<h1>Warm-up</h1><table><tr><th>Unit</th><td><b>10</b> <i>pts</i></td></tr></table>")

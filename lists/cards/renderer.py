@@ -140,11 +140,17 @@ def _boxes(box):
         yield from _boxes(child)
 
 
-def _block_heights(page) -> list[float]:
-    """The height (mm) of each block on a laid-out card, in order, overflowing ones included."""
-    heights: dict[int, float] = {}
+MM_PER_PX = 25.4 / 96
+
+
+def _block_places(page) -> list[tuple[float, float]]:
+    """Where each block on a laid-out card is (mm from the page's top) and its height (mm), in order, overflowing
+    ones included."""
+    places: dict[int, tuple[float, float]] = {}
     for box in _boxes(page._page_box):
         element = getattr(box, "element", None)
         if element is not None and "blk" in element.get("class", "").split():
-            heights[id(element)] = max(heights.get(id(element), 0.0), box.margin_height() * 25.4 / 96)
-    return list(heights.values())
+            top, height = box.position_y * MM_PER_PX, box.margin_height() * MM_PER_PX
+            known = places.get(id(element))
+            places[id(element)] = (min(known[0], top), max(known[1], height)) if known else (top, height)
+    return list(places.values())

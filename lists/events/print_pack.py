@@ -1,29 +1,36 @@
 """An event's print pack and each player's cards, rendered in the background like every other PDF.
 
-The task runs on the site's task backend (lists.pdfs.tasks: Django's Tasks API) and
-leaves the PDF in the shared cache under its key; the views follow the job the
+The tasks run on the site's task backend (lists.pdfs.tasks: Django's Tasks API) and
+leave the PDF in the shared cache under its key; the views follow the jobs the
 way the roster PDFs do. The pack is a cover page with the table of lists, then
-each submission's organiser's list (cached one by one, so a new submission
-renders one more list, not the whole pack).
+each submission's organiser's list. Each list is a job of its own, queued behind
+lighter work (`lists.pdfs.tasks.sized`), so players' PDFs go between them and no
+job runs long; each is cached on its own, so a new submission (or "Try again")
+renders only the lists not yet made. The job that makes the last list puts the
+pack together (a cover and the cached lists, no render of them again).
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
+import time
 from dataclasses import replace
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import transaction
+from django.http import Http404
 from django.template.loader import render_to_string
-from django_tasks import task
+from django_tasks import TaskResultStatus, task
+from django_tasks.exceptions import TaskResultDoesNotExist
 
 from lists.cards import Layout, cards_pdf, list_context, pdf_key, render_pdf
 from lists.cards.layout import CACHE_SECONDS
 from lists.event_models import Event, Submission
 from lists.events import submitting
-from lists.pdfs import tasks
-from lists.pdfs.tasks import PdfJob, RenderFailed, time_limit
+from lists.pdfs import tasks, wake
+from lists.pdfs.tasks import PdfJob, RenderFailed, sized, time_limit
 
 
 def pack_key(event: Event, submissions: list[Submission]) -> str:
@@ -38,9 +45,13 @@ def cards_key(event: Event, submission: Submission) -> str:
     return pdf_key("cards", checked.snapshot, checked.data, Layout())
 
 
+def list_key(event: Event, submission: Submission) -> str:
+    return f"pdf:event-list:{submitting.settings_digest(event)}:{submission.player}:{submission.fingerprint}"
+
+
 def list_page(event: Event, submission: Submission) -> bytes:
     """One submission's organiser's list, under the event's rules, headed by the player's name."""
-    key = f"pdf:event-list:{submitting.settings_digest(event)}:{submission.player}:{submission.fingerprint}"
+    key = list_key(event, submission)
     pdf = cache.get(key)
     if pdf is None:
         checked = submitting.check(event, submission)
@@ -50,6 +61,12 @@ def list_page(event: Event, submission: Submission) -> bytes:
         pdf = render_pdf(render_to_string("cards/list.html", context))
         cache.set(key, pdf, CACHE_SECONDS)
     return pdf
+
+
+def lists_ready(event: Event, submissions: list[Submission]) -> list[Submission]:
+    """The submissions whose organiser's list is cached."""
+    keys = {list_key(event, submission): submission for submission in submissions}
+    return [keys[key] for key in cache.get_many(list(keys))]
 
 
 def pack_pdf(event: Event, submissions: list[Submission], rows: list[dict]) -> bytes:
@@ -64,33 +81,97 @@ def pack_pdf(event: Event, submissions: list[Submission], rows: list[dict]) -> b
     return out.getvalue()
 
 
+def _assemble(event: Event, submissions: list[Submission]) -> bytes:
+    rows = [{"submission": s, **submitting.summary(event, s)} for s in submissions]
+    pdf = pack_pdf(event, submissions, rows)
+    cache.set(pack_key(event, submissions), pdf, CACHE_SECONDS)
+    return pdf
+
+
 @task()
 def render_event_pdf(public_id: str, kind: str, submission_id: int) -> int:
-    """Render an event's pack (kind "pack") or one submission's cards ("cards") into the cache."""
+    """Render one submission's organiser's list for the pack (kind "list"; the pack itself once every list is
+    ready), the whole pack from the lists ("pack") or one submission's cards ("cards") into the cache."""
     event = Event.objects.select_related("system").filter(public_id=public_id).first()
     if event is None:
         raise RenderFailed("the event no longer exists")
     submissions = list(event.submissions.all())
     with time_limit(settings.PDF_RENDER_SECONDS):
         if kind == "pack":
-            rows = [{"submission": s, **submitting.summary(event, s)} for s in submissions]
-            pdf = pack_pdf(event, submissions, rows)
-            key = pack_key(event, submissions)
-        else:
-            submission = next((s for s in submissions if s.id == submission_id), None)
-            if submission is None:
-                raise RenderFailed("the submission was removed")
-            checked = submitting.check(event, submission)
-            pdf = cards_pdf(checked.snapshot, checked.data, Layout())
-            key = pdf_key("cards", checked.snapshot, checked.data, Layout())
-    cache.set(key, pdf, CACHE_SECONDS)
+            return len(_assemble(event, submissions))
+        submission = next((s for s in submissions if s.id == submission_id), None)
+        if submission is None:
+            raise RenderFailed("the submission was removed")
+        if kind == "list":
+            pdf = list_page(event, submission)
+            if len(lists_ready(event, submissions)) == len(submissions):  # the last list: the pack is ready
+                _assemble(event, submissions)
+            return len(pdf)
+        checked = submitting.check(event, submission)
+        pdf = cards_pdf(checked.snapshot, checked.data, Layout())
+        cache.set(pdf_key("cards", checked.snapshot, checked.data, Layout()), pdf, CACHE_SECONDS)
     return len(pdf)
 
 
-def start(key: str, public_id: str, kind: str, submission_id: int = 0) -> None:
-    tasks.remember_job(key, render_event_pdf.enqueue(public_id, kind, submission_id))
+def document_units(document: dict) -> int:
+    """How many units a submitted roster file's mapping holds (its own, and its forces')."""
+    forces = document.get("forces") or []
+    return len(document.get("units") or []) + sum(
+        len(force.get("units") or []) for force in forces if isinstance(force, dict)
+    )
+
+
+def start(key: str, public_id: str, kind: str, submission_id: int = 0, units: int = 0) -> None:
+    """Enqueue the render of a player's cards (kind "cards", of `units` units)."""
+    renderer = sized(render_event_pdf, heavy=units > tasks.HEAVY_UNITS)
+    tasks.remember_job(key, renderer.enqueue(public_id, kind, submission_id))
+    transaction.on_commit(wake.ring)
+
+
+def start_pack(key: str, event: Event, submissions: list[Submission]) -> None:
+    """Enqueue a job for each list of the pack not yet made (or, if all are, one that puts the pack together)."""
+    ready = {submission.id for submission in lists_ready(event, submissions)}
+    missing = [submission for submission in submissions if submission.id not in ready]
+    renderer = sized(render_event_pdf, heavy=True)
+    jobs = [renderer.enqueue(event.public_id, "list", submission.id) for submission in missing]
+    if not missing:
+        jobs = [render_event_pdf.enqueue(event.public_id, "pack", 0)]
+    entry = {"ids": [job.id for job in jobs], "queued": time.time()}
+    failed = [job for job in jobs if job.status == TaskResultStatus.FAILED]  # a backend running tasks at once
+    if failed:
+        entry["reason"] = tasks._reason(failed[0])
+    cache.set(f"job:{key}", entry, tasks.JOB_SECONDS)
+    transaction.on_commit(wake.ring)
 
 
 def follow(key: str) -> PdfJob | None:
     """Where this PDF's render has got to: lists.pdfs.tasks.follow, for the event's task."""
     return tasks.follow(key, render_event_pdf)
+
+
+def follow_pack(key: str, event: Event, submissions: list[Submission]) -> PdfJob | None:
+    """Where the pack's jobs have got to, with how many of its lists are ready; None if none is under way."""
+    entry = cache.get(f"job:{key}")
+    if entry is None or "ids" not in entry:
+        return None
+    done, parts = len(lists_ready(event, submissions)), len(submissions)
+    if "reason" in entry:
+        return PdfJob("failed", reason=entry["reason"], done=done, parts=parts)
+    states = []
+    for job_id in entry["ids"]:
+        try:
+            states.append(render_event_pdf.get_result(job_id))
+        except (TaskResultDoesNotExist, Http404):  # pruned: start what is missing again
+            return None
+    failed = [result for result in states if result.status == TaskResultStatus.FAILED]
+    if failed:
+        return PdfJob("failed", reason=tasks._reason(failed[0]), done=done, parts=parts)
+    if all(result.status == TaskResultStatus.SUCCESSFUL for result in states):
+        return PdfJob("done", done=done, parts=parts)
+    running = [time.time() - r.started_at.timestamp() for r in states if r.started_at is not None and not r.is_finished]
+    if any(seconds > settings.PDF_RENDER_SECONDS + tasks.WORKER_GRACE_SECONDS for seconds in running):
+        reason = "the renderer stopped before it finished (it has been restarted)"
+        return PdfJob("failed", reason=reason, done=done, parts=parts)
+    if running or done:
+        return PdfJob("rendering", int(max(running, default=0)), done=done, parts=parts)
+    return PdfJob("queued", int(time.time() - entry["queued"]), done=done, parts=parts)

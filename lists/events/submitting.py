@@ -188,6 +188,8 @@ def _read(event: Event, document: dict) -> dict:
         "fingerprint": fingerprint(snapshot, resolved.data),
         "roster_name": snapshot.name,
         "army_name": army_label(resolved.data, resolved.army_id),
+        "verdict": None,  # judged once stored, for the organiser's table (summary)
+        "verdict_digest": "",
     }
 
 
@@ -218,8 +220,15 @@ def taken_message(event: Event, player: str, holder: str) -> str:
 
 def submit(event: Event, player: str, document: dict, secrets: Iterable[str] = ()) -> Submitted:
     """Freeze `document` as `player`'s list for the event, checked and stored in one transaction that reads the
-    event's lock and deadline again at its start. A name already taken (or one that reads the same) is the
-    player's to replace only with their secret, one of `secrets`; a new player gets a secret of their own."""
+    event's lock and deadline again at its start, then judged for the organiser's table (stored with it). A
+    name already taken (or one that reads the same) is the player's to replace only with their secret, one of
+    `secrets`; a new player gets a secret of their own."""
+    submitted = _store(event, player, document, secrets)
+    summary(event, submitted.submission)
+    return submitted
+
+
+def _store(event: Event, player: str, document: dict, secrets: Iterable[str]) -> Submitted:
     reason = closed_reason(event)
     if reason:  # refused before the list is read, when it is plain already
         raise SubmissionRefused(reason)
@@ -365,13 +374,21 @@ def settings_digest(event: Event) -> str:
 
 
 def summary(event: Event, submission: Submission) -> dict:
-    """The table's figures for a submission (army, points, dice, verdict and findings), cached by content."""
+    """The table's figures for a submission (army, points, dice, verdict and findings): stored with it under the
+    event's settings (judged again only once they change), and cached by content for lists alike."""
+    digest = settings_digest(event)
+    if submission.verdict is not None and submission.verdict_digest == digest:
+        return submission.verdict
     content = hashlib.sha256(json.dumps(submission.document, sort_keys=True).encode()).hexdigest()
-    key = f"event-check:{settings_digest(event)}:{content}"
+    key = f"event-check:{digest}:{content}"
     found = cache.get(key)
     if found is None:
         found = _summarise(event, submission)
         cache.set(key, found, CHECK_SECONDS)
+    Submission.objects.filter(id=submission.id, submitted_at=submission.submitted_at).update(
+        verdict=found, verdict_digest=digest
+    )
+    submission.verdict, submission.verdict_digest = found, digest
     return found
 
 

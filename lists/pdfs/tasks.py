@@ -27,7 +27,7 @@ from rq import Worker
 
 from lists import models
 from lists.cards import Layout, cards_pdf, list_pdf, start_render_helpers, warm_up
-from lists.gamedata.loading import game_data, roster_snapshot
+from lists.gamedata.loading import game_data, roster_snapshot, warm_game_data
 from lists.pdfs import wake
 from lists.rosters.fingerprint import issue
 from lists.rosters.sharing import roster_for_share
@@ -48,13 +48,37 @@ class PdfJob:
     state: str  # "queued", "rendering", "failed" or "done"
     seconds: int = 0  # since it was queued or started
     reason: str = ""
+    done: int = 0  # of a PDF made of parts (an event's print pack): how many parts are ready...
+    parts: int = 0  # ...of how many
+
+
+# Work is queued by its size, so a small PDF never waits behind a big one: a roster of more than HEAVY_UNITS
+# units, and each list of an event's print pack, go after every lighter job waiting (the database queue's worker
+# takes the highest priority first; RQ's worker empties the "default" queue before it looks at "bulk").
+HEAVY_UNITS = 60
+HEAVY_PRIORITY = -10
+BULK_QUEUE = "bulk"
+
+
+def sized(task, heavy: bool):
+    """`task` as it is queued for work of this weight (see HEAVY_UNITS), in whichever way its backend orders jobs."""
+    if not heavy:
+        return task
+    backend = task.get_backend()
+    if backend.supports_priority:
+        task = task.using(priority=HEAVY_PRIORITY)
+    if BULK_QUEUE in backend.queues:
+        task = task.using(queue_name=BULK_QUEUE)
+    return task
 
 
 class PdfWorker(Worker):
-    """RQ's worker, which forks a process for each render: fonts and stylesheets are loaded once, before,
-    and the render helpers for the other cores are started (again, if one was lost) before each job."""
+    """RQ's worker, which forks a process for each render: the games' data is built and the renderer warmed
+    (fonts, stylesheets, a sample render) once, before, and the render helpers for the other cores are started
+    (again, if one was lost) before each job."""
 
     def work(self, *args, **kwargs):
+        warm_game_data()
         warm_up()
         return super().work(*args, **kwargs)
 
@@ -115,9 +139,11 @@ def pack_versions(roster: models.Roster) -> list[tuple[str, str]]:
     return sorted(versions.items())
 
 
-def start(key: str, share_id: str, kind: str, layout: Layout) -> None:
-    """Enqueue a render of this PDF, remember its job under the PDF's key, and wake the worker."""
-    remember_job(key, render_pdf.enqueue(share_id, kind, layout.card, layout.paper, layout.merge))
+def start(key: str, share_id: str, kind: str, layout: Layout, units: int = 0) -> None:
+    """Enqueue a render of this PDF (of a roster of `units` units), remember its job under the PDF's key, and
+    wake the worker."""
+    renderer = sized(render_pdf, heavy=units > HEAVY_UNITS)
+    remember_job(key, renderer.enqueue(share_id, kind, layout.card, layout.paper, layout.merge))
     transaction.on_commit(wake.ring)  # once the job is in the queue the worker reads
 
 

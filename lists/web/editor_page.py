@@ -45,15 +45,23 @@ from lists.rules.pricing import (
 from lists.rules.transport import transport_candidates
 from lists.rules.verdict import Verdict, judge
 from lists.web.forms import ForceForm, SettingsForm, UnitForm, is_single_option
-from lists.web.page_helpers import whole_number
+from lists.web.page_helpers import limit_pages, whole_number
 from lists.web.unit_picker import unit_picker, usage_text
 
 
 @require_GET
+@limit_pages
 def edit_roster(request: HttpRequest, secret: str) -> HttpResponse:
-    """The editor; `?force=<id>` sets which force the unit picker adds to (and counts slots for)."""
+    """The editor; `?force=<id>` sets which force the unit picker adds to (and counts slots for), `?unit=<id>`
+    opens a unit (in a large roster, the only way its form is built)."""
     roster = roster_for_edit(secret)
-    return render_editor(request, roster, secret, picker_force=whole_number(request.GET.get("force")))
+    picker_force, opened = whole_number(request.GET.get("force")), whole_number(request.GET.get("unit"))
+    return render_editor(request, roster, secret, picker_force=picker_force, opened_id=opened)
+
+
+# A roster of more units than this shows each unit folded, its form built only when it is opened (a link), so
+# the page costs a fixed amount of SQL and template work per unit (a 400-unit roster's forms took seconds).
+FULL_EDITOR_UNITS = 30
 
 
 def render_editor(request, roster, secret, *, status=200, **extra) -> HttpResponse:
@@ -77,6 +85,8 @@ def editor_context(
     picker_force: int | None = None,
     added_id: int | None = None,
     not_applied: dict | None = None,
+    opened_id: int | None = None,
+    edited_id: int | None = None,
 ) -> dict:
     """Everything the editor and the share page show; `unit_forms` and `settings_form` carry refused input.
 
@@ -90,7 +100,11 @@ def editor_context(
     verdict = judge(snapshot)
     data = game_data(roster.system)
     priced = list(played_house_rules(roster.overlays.all())) if secret else []
-    rows = _unit_rows(snapshot, verdict, units, data, secret, unit_forms or {}, priced, force_rows)
+    unit_forms = unit_forms or {}
+    full = None  # every unit's form and look-up built
+    if secret and len(units) > FULL_EDITOR_UNITS:  # only those of the units shown open (the share page is cached)
+        full = {*unit_forms, opened_id, added_id, edited_id} - {None}
+    rows = _unit_rows(snapshot, verdict, units, data, secret, unit_forms, priced, force_rows, full)
     labels = {row["id"]: row["choice"].label for row in rows}
     picked = next((f for f in force_rows if f.id == picker_force), force_rows[0] if force_rows else None)
     context = {
@@ -202,7 +216,9 @@ def _unit_rows(
     unit_forms: dict[int, UnitForm],
     priced: list[models.SpecialRule],
     force_rows: list[models.Force],
+    full: set[int] | None = None,
 ) -> list[dict]:
+    """Each unit's row; its form, options and look-up only for the units in `full` (None: every unit)."""
     rows = []
     forces = [(force.id, force.name) for force in force_rows]
     popular = option_popularity(units) if secret else {}
@@ -222,8 +238,11 @@ def _unit_rows(
             "period_note": _period_note(snapshot, choice),
             # Built only when the template shows it (templates call callables): a unit edit renders one unit.
             "lookup": partial(unit_blocks, snapshot, data, choice, Layout()),
+            "folded": full is not None and row.id not in full,  # shown with a link that opens it
         }
-        if secret:
+        if full is not None and row.id in full:
+            entry["open"] = True
+        if secret and not entry["folded"]:
             form = unit_forms.get(row.id) or unit_form_for(
                 snapshot,
                 units,
@@ -378,7 +397,7 @@ def unit_changed(request, roster, secret, unit_id: int, **extra) -> HttpResponse
         if extra.get("unit_forms"):
             return render_editor(request, roster, secret, status=400, **extra)
         return redirect(f"{reverse('lists:edit', args=[secret])}#unit-{unit_id}")
-    context = editor_context(roster, secret, **extra)
+    context = editor_context(roster, secret, edited_id=unit_id, **extra)
     context["edited_id"] = unit_id
     context["edited"] = next((row for row in context["rows"] if row["id"] == unit_id), None)
     if context["edited"]:

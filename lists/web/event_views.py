@@ -25,7 +25,7 @@ from lists.events import print_pack, submitting
 from lists.gamedata.loading import game_data
 from lists.rosters.sharing import hash_secret, new_edit_secret, new_share_id
 from lists.web.event_forms import EventForm
-from lists.web.page_helpers import download_name, limit_creation, pdf_or_job
+from lists.web.page_helpers import download_name, limit_creation, limit_pages, pdf_or_job
 
 SORTS = {
     "player": lambda row: row["submission"].player.casefold(),
@@ -122,6 +122,7 @@ def rows_for(event: Event, submissions: list[Submission]) -> list[dict]:
 
 
 @require_GET
+@limit_pages
 def organiser(request: HttpRequest, secret: str) -> HttpResponse:
     """Every submission with its verdict; `?sort=<column>` (`-` first: descending) and `?show=not-legal`."""
     event = submitting.event_for_organiser(secret)
@@ -300,10 +301,9 @@ def _safe_cell(value) -> str:
 # --- the print pack and each player's cards -----------------------------------
 
 
-def _deliver(request: HttpRequest, event: Event, key: str, kind: str, filename: str, submission_id: int = 0):
+def _deliver(request: HttpRequest, event: Event, key: str, filename: str, start, follow=print_pack.follow):
     """The PDF if it is cached; else start its render (within the client's budget) and show a waiting page."""
-    start = partial(print_pack.start, key, event.public_id, kind, submission_id)
-    pdf, job, refusal = pdf_or_job(request, key, print_pack.follow, start)
+    pdf, job, refusal = pdf_or_job(request, key, follow, start)
     if refusal is not None:
         return refusal
     if pdf is not None:
@@ -317,13 +317,18 @@ def _deliver(request: HttpRequest, event: Event, key: str, kind: str, filename: 
 
 
 @require_GET
+@limit_pages
 def pack(request: HttpRequest, secret: str) -> HttpResponse:
     event = submitting.event_for_organiser(secret)
-    key = print_pack.pack_key(event, list(event.submissions.all()))
-    return _deliver(request, event, key, "pack", download_name(event, "-print-pack.pdf"))
+    submissions = list(event.submissions.all())
+    key = print_pack.pack_key(event, submissions)
+    start = partial(print_pack.start_pack, key, event, submissions)
+    follow = partial(print_pack.follow_pack, event=event, submissions=submissions)
+    return _deliver(request, event, key, download_name(event, "-print-pack.pdf"), start, follow)
 
 
 @require_GET
+@limit_pages
 def submission_cards(request: HttpRequest, secret: str, submission_id: int) -> HttpResponse:
     event = submitting.event_for_organiser(secret)
     submission = get_object_or_404(Submission, event=event, id=submission_id)
@@ -336,4 +341,7 @@ def submission_cards(request: HttpRequest, secret: str, submission_id: int) -> H
         }
         return render(request, "lists/problems.html", context, status=409)
     filename = download_name(event, f"-{slugify(submission.player)[:40] or 'player'}-cards.pdf")
-    return _deliver(request, event, key, "cards", filename, submission.id)
+    units = print_pack.document_units(submission.document)
+    return _deliver(
+        request, event, key, filename, partial(print_pack.start, key, event.public_id, "cards", submission.id, units)
+    )

@@ -29,6 +29,15 @@ def _creation_rate(group, request) -> str:
 limit_creation = ratelimit(key="ip", rate=_creation_rate, method="POST", group="create", block=True)
 
 
+def _page_rate(group, request) -> str:
+    return settings.PAGE_RATE
+
+
+# The pages that cost most to build (a 400-unit roster's editor, the organiser's page of 256 lists, PDFs):
+# each client address gets a budget of GETs, so a few clients asking over and over cannot hold every web thread.
+limit_pages = ratelimit(key="ip", rate=_page_rate, method="GET", group="pages", block=True)
+
+
 def too_many_requests(request: HttpRequest, exception) -> HttpResponse:
     response = render(
         request,

@@ -11,10 +11,11 @@ from django.views.decorators.http import require_GET
 
 from lists.cards import Layout, pdf_key
 from lists.pdfs import tasks, waits
-from lists.web.page_helpers import download, download_name, pdf_or_job, printable, problems_page
+from lists.web.page_helpers import download, download_name, limit_pages, pdf_or_job, printable, problems_page
 
 
 @require_GET
+@limit_pages
 def cards(request: HttpRequest, share_id: str) -> HttpResponse:
     """The unit cards PDF: served from the cache, else rendered in the background while a page waits."""
     roster, snapshot, data = printable(share_id)
@@ -30,6 +31,7 @@ def cards(request: HttpRequest, share_id: str) -> HttpResponse:
 
 
 @require_GET
+@limit_pages
 def army_list(request: HttpRequest, share_id: str) -> HttpResponse:
     """The organiser's list PDF, delivered like the cards."""
     roster, snapshot, data = printable(share_id)
@@ -54,7 +56,9 @@ def _deliver(request, roster, snapshot, data, kind: str, layout: Layout) -> Http
     for name in ("wait", "retry", "hold"):
         query.pop(name, None)
     pdf_url = f"{request.path}?{query.urlencode()}" if query else request.path
-    pdf, job, refusal = pdf_or_job(request, key, tasks.follow, partial(tasks.start, key, roster.share_id, kind, layout))
+    pdf, job, refusal = pdf_or_job(
+        request, key, tasks.follow, partial(tasks.start, key, roster.share_id, kind, layout, len(snapshot.units))
+    )
     if refusal is not None:
         return refusal
     busy = False

@@ -26,11 +26,12 @@ from lists.rosters.fingerprint import issue
 from lists.rosters.sharing import hash_secret, new_edit_secret, new_share_id, roster_for_share
 from lists.rules.verdict import judge
 from lists.web.editor_page import editor_context
-from lists.web.page_helpers import download, download_name, limit_creation, printable, problems_page
+from lists.web.page_helpers import download, download_name, limit_creation, limit_pages, printable, problems_page
 from lists.web.start_views import remember_and_open
 
 
 @require_GET
+@limit_pages
 def share_roster(request: HttpRequest, share_id: str) -> HttpResponse:
     roster = roster_for_share(share_id)
     # Share pages are read far more than rosters change: the roster's part of the page is
