@@ -162,6 +162,17 @@ class MenMixin:
         return found
 
     def choice_among(self, name: str, entries: list[Node], wanted: str | None) -> WeaponChoice:
+        """The man's weapon among `entries`: one compulsory in itself (its own least number 1: a Soviet
+        Assault Engineer NCO's SMG) is what BattleScribe selects, whatever the group's default; else the
+        data's default, else the cheapest. The others stay options replacing it (a reading: BattleScribe
+        would count the compulsory one missing, docs/battlescribe.md)."""
+        compulsory = [c for c in entries if (c.limit("min") or 0) >= 1]
+        if compulsory:
+            default = compulsory[0]
+            if wanted and wanted not in (default.id, default.element.get("id")):
+                self.report.pattern("a weapon compulsory in itself in a man's one-of group: it, not the group's default")
+            cost = default.cost + self.mandatory_cost(default)
+            return WeaponChoice(name, default, cost, self.contents_weapons(default), entries)
         named = [c for c in entries if wanted and wanted in (c.id, c.element.get("id"))]
         default = named[0] if named else min(entries, key=lambda c: c.cost + self.mandatory_cost(c))
         cost = default.cost + self.mandatory_cost(default)
