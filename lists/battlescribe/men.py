@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from lists.battlescribe.conditions import signed
 from lists.battlescribe.names import number, quality_of, role_of, slug, whole, without_quality
-from lists.battlescribe.nodes import Node
+from lists.battlescribe.nodes import Node, chosen_default
 from lists.battlescribe.unit_part import Part
 
 
@@ -149,7 +149,7 @@ class MenMixin:
                 continue
             entries = [c for c in self.converter.children(group, self.catalogue) if not c.is_group]
             if entries:
-                found.append(self.choice_among(group.name, entries, group.element.get("defaultSelectionEntryId")))
+                found.append(self.choice_among(group.name, entries, group))
         if not found:
             loose = [
                 c
@@ -161,20 +161,18 @@ class MenMixin:
                 self.report.pattern("a man's weapons with no group around them, each at most once: read as his choice")
         return found
 
-    def choice_among(self, name: str, entries: list[Node], wanted: str | None) -> WeaponChoice:
-        """The man's weapon among `entries`: one compulsory in itself (its own least number 1: a Soviet
-        Assault Engineer NCO's SMG) is what BattleScribe selects, whatever the group's default; else the
-        data's default, else the cheapest. The others stay options replacing it (a reading: BattleScribe
-        would count the compulsory one missing, docs/battlescribe.md)."""
-        compulsory = [c for c in entries if (c.limit("min") or 0) >= 1]
-        if compulsory:
-            default = compulsory[0]
+    def choice_among(self, name: str, entries: list[Node], group: Node | None) -> WeaponChoice:
+        """The man's weapon among `entries`: the one BattleScribe selects (`chosen_default`), else the
+        cheapest. The others stay options replacing it; where the chosen one is compulsory in itself,
+        BattleScribe would count it missing beside another (a reading, docs/battlescribe.md)."""
+        default = chosen_default(group, entries) if group is not None else None
+        if group is not None and default is not None and (default.limit("min") or 0) >= 1:
+            wanted = group.element.get("defaultSelectionEntryId")
             if wanted and wanted not in (default.id, default.element.get("id")):
-                self.report.pattern("a weapon compulsory in itself in a man's one-of group: it, not the group's default")
-            cost = default.cost + self.mandatory_cost(default)
-            return WeaponChoice(name, default, cost, self.contents_weapons(default), entries)
-        named = [c for c in entries if wanted and wanted in (c.id, c.element.get("id"))]
-        default = named[0] if named else min(entries, key=lambda c: c.cost + self.mandatory_cost(c))
+                self.report.pattern(
+                    "a weapon compulsory in itself in a man's one-of group: it, not the group's default"
+                )
+        default = default or min(entries, key=lambda c: c.cost + self.mandatory_cost(c))
         cost = default.cost + self.mandatory_cost(default)
         return WeaponChoice(name, default, cost, self.contents_weapons(default), entries)
 

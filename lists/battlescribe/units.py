@@ -29,7 +29,7 @@ from lists.battlescribe.names import (
     whole,
     without_quality,
 )
-from lists.battlescribe.nodes import Army, Node
+from lists.battlescribe.nodes import Army, Node, chosen_default
 from lists.battlescribe.options import OptionsMixin, apply_quality_max
 from lists.battlescribe.reader import DataFile
 from lists.battlescribe.unit_part import Part
@@ -232,8 +232,7 @@ class UnitBuilder(MenMixin, OptionsMixin):
     def compulsory_choice(self, group: Node, entries: list[Node], part: Part, key: str | None, times: int = 1) -> None:
         """One of several, compulsory (`times` over): the default is part of the unit, the others options
         replacing it, one each time."""
-        wanted = group.element.get("defaultSelectionEntryId")
-        default = next((c for c in entries if wanted in (c.id, c.element.get("id"))), entries[0])
+        default = chosen_default(group, entries) or entries[0]
         cost = default.cost + self.mandatory_cost(default)
         weapons = self.contents_weapons(default)
         part.points += cost * times
