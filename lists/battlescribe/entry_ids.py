@@ -26,7 +26,7 @@ from lists.battlescribe.engine.xml_loading import load_data_files
 from lists.battlescribe.names import QUALITIES, THEATRE_SELECTOR
 from lists.battlescribe.nodes import Node, chosen_default
 from lists.battlescribe.reader import DataFile
-from lists.battlescribe.units import is_quality_entry
+from lists.battlescribe.units import is_quality_entry, is_weapon
 
 FILE_NAME = "battlescribe-ids.json"
 MAX_DEPTH = 12  # links may point back up the tree; no real entry is nested this deep
@@ -148,10 +148,10 @@ def _under(option: Option | GroupOption) -> list:
 
 def _fallback_default(converter: Converter, catalogue: DataFile, entries: list[Node], man: list | None) -> Node | None:
     """A compulsory one-of group's default where the data names none, as the converter takes it: for a
-    man a squad starts with (lists/battlescribe/men.py), the cheapest weapon; else the first entry."""
+    man of a squad (lists/battlescribe/men.py), the cheapest weapon; else the first entry."""
     if not entries:
         return None
-    if man is not None and man[4] == "men" and man[5] >= 1:
+    if man is not None and man[4] == "men":
         return min(entries, key=lambda c: _cost_with_contents(converter, catalogue, c))
     return entries[0]
 
@@ -185,15 +185,15 @@ def _walk(
         children = converter.children(node, catalogue)
         names = [c.name.strip().lower() for c in children if not c.is_group]
         low, high = node.limit("min") or 0, node.limit("max")
+        entries = [c for c in children if not c.is_group]
         kind = ""
         if names and all(name in QUALITIES for name in names):
             kind = "quality"
         elif node.name.strip() == THEATRE_SELECTOR:
             kind = "selector"
-        elif low >= 1 and (high is None or high > 1):
-            kind = "men"
+        elif low >= 1 and (high is None or high > 1) and not all(is_weapon(converter, c, catalogue) for c in entries):
+            kind = "men"  # not a weapons group of at most two (an Indian Royal Engineers NCO's Rifle), as the converter reads it
         # A compulsory one-of (an officer's weapon): its default is part of the unit, the others are options.
-        entries = [c for c in children if not c.is_group]
         default = chosen_default(node, entries) or _fallback_default(converter, catalogue, entries, tree.get(parent))
         for child in children:
             child_kind = kind

@@ -67,7 +67,11 @@ class MenMixin:
                 # one of the squad's men as its size range counts them.
                 before = len(part.options)
                 self.option(child, part, None)
+                # His compulsory weapon (an SAS Soldier with LMG's LMG, the default of his Weapon group) comes with
+                # him, as BattleScribe selects it: its cost in his price, its weapon in his hands.
+                choices = self.weapon_choices(child)
                 for option in part.options[before:]:
+                    add_weapon_choices(option, choices)
                     option["in_size"] = True
                     # A member of the squad's group is one of its men, whatever his name (a KNIL Local Scout).
                     option.setdefault(
@@ -256,6 +260,16 @@ class MenMixin:
             return [{"count": 1, "role": role_of(node.name, kind), "name": node.name, "weapons": part.weapons}]
         self.report.pattern("no men in the data: a crew of two (the least a team weapon needs) used")
         return [{"count": 2, "role": "crew", "name": "Crew", "weapons": part.weapons}]
+
+
+def add_weapon_choices(option: dict, choices: list[WeaponChoice]) -> None:
+    """A man option with his compulsory weapons' defaults: their cost and their weapons."""
+    for choice in choices:
+        option["points"] = whole(option["points"] + choice.cost)
+        if "_by_quality" in option:
+            option["_by_quality"] = {q: value + choice.cost for q, value in option["_by_quality"].items()}
+        weapons = option.setdefault("weapons", [])
+        weapons += [w for w in choice.weapons if w not in weapons]
 
 
 def men_of(composition: list[dict]) -> int:
