@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
+from defusedxml import ElementTree
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -40,6 +41,7 @@ ARMIES = ROOT / "lists" / "packs" / "bolt-action-2e" / "armies"
 OVERRIDES = ROOT / "lists" / "battlescribe" / "overrides.yaml"
 DEFAULT_BSDATA = ROOT.parent / "shared" / "bsdata" / "boltaction"
 PLATOON = "bs-reinforced-platoon"
+HOLDERS = ("selectionEntry", "selectionEntryGroup", "entryLink")
 QUALITY_NAMES = {"inexperienced": "Inexperienced", "regular": "Regular", "veteran": "Veteran"}
 NODE_ID, NAME, TYPE, GROUP, GROUP_KIND, LEAST, MOST, PARENT, COST = range(9)
 # Units whose price docs/battlescribe.md reads one way on purpose ("Readings where the data leaves
@@ -76,8 +78,9 @@ class Pack:
     overridden: set[str] = field(default_factory=set)
 
 
-def read_pack() -> Pack:
-    """Every army file's units and armies, the ids file, and the ids the overrides name."""
+def read_pack(folder: Path = DEFAULT_BSDATA) -> Pack:
+    """Every army file's units and armies, the ids file, and the ids the overrides name (with the entries
+    holding an overridden constraint or modifier, read from the data in `folder`)."""
     pack = Pack()
     for path in sorted(ARMIES.glob("*.yaml")):
         text = path.read_text()
@@ -85,11 +88,37 @@ def read_pack() -> Pack:
         pack.units.update((u["key"], u) for u in document.get("units", []))
         pack.armies.update((a["key"], a) for a in document.get("armies", []))
     pack.ids = json.loads((ARMIES / "battlescribe-ids.json").read_text())
-    for override in yaml.safe_load(OVERRIDES.read_text())["overrides"]:
+    overrides = yaml.safe_load(OVERRIDES.read_text())["overrides"]
+    for override in overrides:
         for key in ("id", "source_value", "used_value"):
             if override.get(key):
                 pack.overridden.add(str(override[key]))
+    pack.overridden |= holding_entries(folder, overrides)
     return pack
+
+
+def holding_entries(folder: Path, overrides: list[dict]) -> set[str]:
+    """The ids of the entries, links and groups holding an element an override names by id (a constraint
+    of an entry, a modifier): a unit holding one is overridden though the element is not an entry."""
+    wanted: dict[str, set[str]] = {}
+    for override in overrides:
+        if override.get("id") and override.get("file") and override["field"] in ("value", "childId"):
+            wanted.setdefault(override["file"], set()).add(str(override["id"]))
+    found: set[str] = set()
+    for name, ids in wanted.items():
+        if not (folder / name).is_file():
+            continue
+        root = ElementTree.parse(folder / name).getroot()
+        parents = {child: parent for parent in root.iter() for child in parent}
+        for element in root.iter():
+            if element.get("id") not in ids:
+                continue
+            above = parents.get(element)
+            while above is not None:
+                if above.tag.rsplit("}", 1)[-1] in HOLDERS and above.get("id"):
+                    found.add(above.get("id"))
+                above = parents.get(above)
+    return found
 
 
 def offered(item: dict, army: str, quality: str | None = None) -> bool:
@@ -120,6 +149,14 @@ def listed_men(unit: dict, quality: str | None = None) -> int:
         if price["quality"] == quality and price.get("base_size"):
             return price["base_size"]
     return sum(line.get("count", 1) for line in unit.get("composition", []))
+
+
+def extra_order(record: list) -> tuple[float, bool]:
+    """The converter's order of the men a squad may add (lists/battlescribe/men.py, men_order): the one it
+    may add most of first, plain men ("Inexperienced Men") before men named for a weapon ("... with Pistol"),
+    else in the data's order (min keeps the first of equals)."""
+    most = record[MOST]
+    return -(most if most is not None else float("inf")), " with" in record[NAME].lower()
 
 
 class ArmyRoster:
@@ -217,7 +254,7 @@ class ArmyRoster:
         if not men:
             return
         present = sum(s.number for s in top.walk() if tree.get(s.option.id, [None] * 9)[GROUP_KIND] == "men")
-        extra = max(men, key=lambda p: (tree[p[-1]][MOST] or 999, -tree[p[-1]][COST]))
+        extra = min(men, key=lambda p: extra_order(tree[p[-1]]))
         parent = self.select_path(top, extra[1:-1]) if len(extra) > 2 else top
         option = find_option(self.roster.options_under(parent), extra[-1])
         for _ in range(max(wanted - present, 0) if option is not None else 0):

@@ -17,6 +17,7 @@ from lists.battlescribe.costs import theatre_costs
 from lists.battlescribe.men import MenMixin, own_shape, quality_shape
 from lists.battlescribe.mounts import describe_vehicle
 from lists.battlescribe.names import (
+    MAN,
     QUALITIES,
     SOURCE,
     UNIT_KINDS,
@@ -25,6 +26,7 @@ from lists.battlescribe.names import (
     quality_name,
     quality_of,
     rank_of,
+    role_of,
     slug,
     whole,
     without_quality,
@@ -157,8 +159,9 @@ class UnitBuilder(MenMixin, OptionsMixin):
             self.qualities(entries, part)
             self.report.pattern("price group (Inexperienced/Regular/Veteran) read as qualities")
             return
-        if low == 0 and high is None and entries and all(c.entry_type == "model" and c.limit("min") for c in entries):
-            # A group of men with no size of its own (a sniper and his spotter): their own counts are its size.
+        if low == 0 and high is None and entries and all(is_man(c) and c.limit("min") for c in entries):
+            # A group of men with no size of its own (a sniper and his spotter; a Molotov Anti-tank Squad's
+            # Leader (NCO) and Man, upgrades by type): their own counts are its size.
             low = int(sum(c.limit("min") or 0 for c in entries))
             most = [c.limit("max") for c in entries]
             high = None if None in most else int(sum(most))
@@ -491,6 +494,11 @@ def holds_men(converter: Converter, node: Node, catalogue: DataFile) -> bool:
 def is_weapon(converter: Converter, node: Node, catalogue: DataFile) -> bool:
     """An entry that is a weapon fitted, not a man: its own weapon profile, and no model type."""
     return node.entry_type != "model" and bool(converter.weapons_of(node, catalogue))
+
+
+def is_man(node: Node) -> bool:
+    """A model entry, or one named for a man or an NCO (a Partisan "Regular Man", an upgrade by type)."""
+    return node.entry_type == "model" or bool(MAN.search(node.name)) or role_of(node.name, "infantry") == "nco"
 
 
 def is_quality_entry(converter: Converter, node: Node, catalogue: DataFile) -> bool:
