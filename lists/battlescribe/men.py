@@ -57,7 +57,7 @@ class MenMixin:
         for child in sorted(entries, key=men_order):
             count = int(child.limit("min") or 0)
             most = child.limit("max")
-            each = child.cost + self.mandatory_cost(child)
+            each = child.cost + self.mandatory_cost(child) + self.always_paid(child)
             choices = self.weapon_choices(child) if count >= 1 else []
             each += sum(choice.cost for choice in choices)
             weapons = self.compulsory_weapons(child)
@@ -120,6 +120,17 @@ class MenMixin:
             part.max_size = most_men
             self.report.pattern("a squad's greatest size above its men's greatest counts: their sum used")
         self.report.pattern("model group read as the unit's size and cost per extra man")
+
+    def always_paid(self, man: Node) -> float:
+        """What a man pays for the per-man options his unit always holds (each counted by his modifiers)."""
+        total = 0.0
+        for modifier in man.modifiers():
+            counted = {c.get("childId") for c in modifier.iter("condition")}
+            if modifier.get("field") == "points" and counted and counted <= self.always_taken:
+                total += signed(modifier)
+        if total:
+            self.report.pattern("a per-man option the unit always holds: each man's cost with it")
+        return total
 
     def compulsory_weapons(self, node: Node) -> list[str]:
         """The weapons an entry carries: its own, and those of its compulsory contents at any depth (an NCO's

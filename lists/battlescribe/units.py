@@ -72,7 +72,11 @@ class UnitBuilder(MenMixin, OptionsMixin):
         self.tree = EntryTree()
         # The men whose points change while an entry is taken: entry id -> (man ids, modifier, least, most).
         self.paid_by: dict[str, list[tuple[set[str], Element, float, float | None]]] = {}
+        self.compulsory: set[str] = set()  # entries a unit always holds (their own least number 1 or more)
         self.map_tree(root, set(), None)
+        # Per-man options a unit always holds (a Regular Motociclisti section's Anti-tank Grenades, least 1):
+        # every man pays for them, always.
+        self.always_taken = self.per_man_options & self.compulsory
         self.per_model_ids: dict[str, float] = {}  # per-man options priced per man -> each man's price (settle_per_man)
         self.option_keys: dict[str, str] = {}  # entry id -> the key of the option made from it
         self.never_offered: set[str] = set()  # options hidden in every theatre list showing the unit
@@ -94,6 +98,8 @@ class UnitBuilder(MenMixin, OptionsMixin):
                         if condition.get("childId") not in ids:
                             paid = (ids, modifier, node.limit("min") or 0, node.limit("max"))
                             self.paid_by.setdefault(condition.get("childId", ""), []).append(paid)
+            if (node.limit("min") or 0) >= 1:
+                self.compulsory |= ids
             above, parent = above | ids, node.element.get("id", "")
         for child in self.converter.children(node, self.catalogue):
             self.map_tree(child, above, parent)
@@ -260,7 +266,10 @@ class UnitBuilder(MenMixin, OptionsMixin):
     def entry(self, child: Node, part: Part) -> None:
         least = child.limit("min") or 0
         if least >= 1:
-            part.points += least * child.cost
+            ids = {child.id, child.element.get("id", "")}
+            # A per-man option always taken costs what its own modifiers leave (nothing); its men pay for it.
+            own = sum(signed(m) for m in child.modifiers() if ids & self.always_taken and mentions(m, ids))
+            part.points += least * (child.cost + own)
             # Each compulsory entry carries its own weapons: a coaxial and a hull MMG are two MMGs.
             part.weapons += self.converter.weapons_of(child, self.catalogue) * int(least)
             part.rules += [r for r in self.converter.rule_keys_of(child, self.catalogue) if r not in part.rules]
