@@ -214,6 +214,29 @@ class MenMixin:
             "a man's compulsory weapon choice: the default in his price, the others options replacing it"
         )
 
+    def per_member_contents(self, option: Node) -> float:
+        """What an option's contents cost per man of the squad: an entry whose least number rises by one
+        for every selection in the unit's men's group (a Soviet Airborne Squad's Anti-tank Grenades, 2 a
+        man, a repeat counting Squad Members f0fb7f5c-1b54-1b44-a001-ea5b38c4012d), as BattleScribe
+        selects that many when the option is taken; 0 where there is none."""
+        total = 0.0
+        for child in self.converter.children(option, self.catalogue):
+            if child.limit("min"):
+                continue  # a least number of its own beside the men's (a Warlord's Horses): not one per man
+            for modifier in child.modifiers():
+                repeat = modifier.find("repeats/repeat")
+                if (
+                    modifier.get("field") == "minSelections"
+                    and modifier.get("type") == "increment"
+                    and repeat is not None
+                    and repeat.get("childId") in self.men_groups
+                    and number(repeat.get("value")) == 1
+                ):
+                    total += number(modifier.get("value")) * child.cost
+        if total:
+            self.report.pattern("an option holding one of its contents per man: priced per man")
+        return total
+
     def men_share(self, option_id: str) -> tuple[float, list[str]] | None:
         """Who pays while a per-man option is taken: what the men of a fixed number (an NCO) add, and the
         men of a varying number who pay too; None when a man's condition is not understood.
@@ -242,7 +265,7 @@ class MenMixin:
             if trick is None:
                 continue
             share = self.men_share(trick["id"])
-            if share is None or any(i not in self.option_keys for i in share[1]):
+            if share is None or trick.get("members") or any(i not in self.option_keys for i in share[1]):
                 option["points"] = whole(trick["each"])
                 option.pop("max", None)
                 if trick["own"]:

@@ -55,6 +55,9 @@ class OptionsMixin:
         if ids & self.per_man_options and per_man is not None:
             # Priced once the unit's men are known (settle_per_man).
             trick = {"id": next(iter(sorted(ids & self.per_man_options))), "each": per_man, "own": pricing.points}
+        elif each_member := self.per_member_contents(child):
+            # Its contents one per man of the squad (a Soviet Airborne Squad's Anti-tank Grenades): per man.
+            trick = {"id": child.id, "each": each_member, "own": pricing.points, "members": True}
         if pricing.points != int(pricing.points):
             self.report.skip(where, child.id, f"a fractional cost {pricing.points}")
             return

@@ -73,6 +73,16 @@ class UnitBuilder(MenMixin, OptionsMixin):
         # The men whose points change while an entry is taken: entry id -> (man ids, modifier, least, most).
         self.paid_by: dict[str, list[tuple[set[str], Element, float, float | None]]] = {}
         self.compulsory: set[str] = set()  # entries a unit always holds (their own least number 1 or more)
+        # Groups holding the unit's men (a squad's "Squad Members"): what a repeat per man counts.
+        self.men_groups = {
+            group.get("id", "")
+            for part in root.parts()
+            for group in part.iter("selectionEntryGroup")
+            if any(
+                e.get("type") == "model" or MAN.search(e.get("name", ""))
+                for e in group.findall("selectionEntries/selectionEntry")
+            )
+        }
         self.map_tree(root, set(), None)
         # Per-man options a unit always holds (a Regular Motociclisti section's Anti-tank Grenades, least 1):
         # every man pays for them, always.
