@@ -45,12 +45,20 @@ HOLDERS = ("selectionEntry", "selectionEntryGroup", "entryLink")
 QUALITY_NAMES = {"inexperienced": "Inexperienced", "regular": "Regular", "veteran": "Veteran"}
 NODE_ID, NAME, TYPE, GROUP, GROUP_KIND, LEAST, MOST, PARENT, COST = range(9)
 # Units whose price docs/battlescribe.md reads one way on purpose ("Readings where the data leaves
-# BattleScribe's answer in doubt"), by an entry id of their root entry's chain, with the reading.
+# BattleScribe's answer in doubt"), by an entry id of their root entry's chain: the theatre list the
+# reading concerns (None: every list) and the reading.
 READINGS = {
     "b36eaca3-feb2-59ba-fe33-e5b4804ea6e9": (
+        None,
         "Marder II: its Crew carried MMG 360° (least 1) sits inside the Rating group (one of), so "
         "BattleScribe selects it and no rating (0 points); the packs price the Inexperienced rating "
-        "as the default and the MMG as replacing it"
+        "as the default and the MMG as replacing it",
+    ),
+    "3c5586f7-00bf-c34c-9e63-339bc6fb26a7": (
+        "germany-1945-last-levy",
+        "Panther with IR equipment in 1945: Last Levy: two set-points modifiers (the theatre's price and "
+        "the IR price) applied in opposite orders for each quality; the packs price the theatre's price "
+        "plus the IR surcharge",
     ),
 }
 
@@ -338,7 +346,7 @@ def classify(finding: Finding, unit_tree: dict[str, list], root: str, pack: Pack
         return "agree"
     if finding.engine != finding.engine:
         return "not found"  # the entry is not where the ids file places it: nothing to compare
-    if READINGS.keys() & set(root.split("::")):
+    if any(READINGS[i][0] in (None, finding.army) for i in READINGS.keys() & set(root.split("::"))):
         return "reading"
     ids = {part for chain, record in unit_tree.items() for part in [*chain.split("::"), record[NODE_ID]]}
     if ids & pack.overridden:
