@@ -279,7 +279,9 @@ class UnitBuilder(MenMixin, OptionsMixin):
             ids = {child.id, child.element.get("id", "")}
             # A per-man option always taken costs what its own modifiers leave (nothing); its men pay for it.
             own = sum(signed(m) for m in child.modifiers() if ids & self.always_taken and mentions(m, ids))
-            part.points += least * (child.cost + own)
+            # Its compulsory contents come with each of them (a Volks Grenadier Squad's four Assault rifles, each
+            # holding the rifle at 5): walking it below adds them once, the others here.
+            part.points += least * (child.cost + own) + (least - 1) * self.mandatory_cost(child)
             # Each compulsory entry carries its own weapons: a coaxial and a hull MMG are two MMGs.
             part.weapons += self.converter.weapons_of(child, self.catalogue) * int(least)
             part.rules += [r for r in self.converter.rule_keys_of(child, self.catalogue) if r not in part.rules]
