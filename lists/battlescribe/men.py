@@ -223,10 +223,11 @@ class MenMixin:
         for child in self.converter.children(option, self.catalogue):
             if child.limit("min"):
                 continue  # a least number of its own beside the men's (a Warlord's Horses): not one per man
+            least_ids = {c.get("id") for c in child.constraints() if c.get("type") == "min"}
             for modifier in child.modifiers():
                 repeat = modifier.find("repeats/repeat")
                 if (
-                    modifier.get("field") == "minSelections"
+                    modifier.get("field") in least_ids  # the field a modifier changes is its constraint's id
                     and modifier.get("type") == "increment"
                     and repeat is not None
                     and repeat.get("childId") in self.men_groups
