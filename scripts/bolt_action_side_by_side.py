@@ -151,6 +151,17 @@ def pack_option_price(unit: dict, option: dict, quality: str | None, men: int) -
     return float(each + option.get("points_once", 0))
 
 
+def required_options(unit: dict, army: str, quality: str | None) -> float:
+    """What the options a theatre list makes compulsory add (`least_in`: Italy's X Arditi Support in the
+    X Reggimento Arditi list), as BattleScribe selects them with the unit."""
+    total = 0.0
+    for option in unit.get("options", []):
+        least = option.get("least_in", {}).get(army, 0)
+        if least and offered(option, army, quality):
+            total += least * pack_option_price(unit, option, quality, listed_men(unit, quality))
+    return total
+
+
 def listed_men(unit: dict, quality: str | None = None) -> int:
     """How many men the unit lists (at a quality with its own size, that size)."""
     for price in unit.get("qualities", []):
@@ -375,7 +386,8 @@ def compare_unit(data, pack: Pack, army: ArmyRoster, army_key: str, unit_key: st
             army.select_defaults(top, root, chain, key)
             army.add_men(top, root, chain, key, listed_men(unit, key))
             base = points_of(top)
-            finding = Finding(army_key, unit_key, key or "-", None, base, pack_price(unit, quality, army_key))
+            price = pack_price(unit, quality, army_key) + required_options(unit, army_key, key)
+            finding = Finding(army_key, unit_key, key or "-", None, base, price)
             finding.cause = classify(finding, army.trees[root], root, pack)
             found.append(finding)
             if options:
