@@ -124,7 +124,7 @@ class UnitBuilder(MenMixin, OptionsMixin):
         for child in self.converter.children(node, self.catalogue):
             least = child.limit("min") or 0
             if not child.is_group and least >= 1:
-                total += least * (child.cost + self.mandatory_cost(child))
+                total += least * (fixed_cost(child) + self.mandatory_cost(child))
         return total
 
     def walk(self, node: Node, part: Part) -> Part:
@@ -515,6 +515,29 @@ def holds_men(converter: Converter, node: Node, catalogue: DataFile) -> bool:
 def is_weapon(converter: Converter, node: Node, catalogue: DataFile) -> bool:
     """An entry that is a weapon fitted, not a man: its own weapon profile, and no model type."""
     return node.entry_type != "model" and bool(converter.weapons_of(node, catalogue))
+
+
+def fixed_cost(node: Node) -> float:
+    """An entry's cost with the points modifiers that always apply (no condition, no repeat): a Big Sword
+    Squad soldier's SMG link setting the SMG's 3 points to 1."""
+    cost = node.cost
+    for modifier in node.modifiers():
+        if modifier.get("field") != "points" or modifier.find("repeats") is not None:
+            continue
+        if modifier.find("conditions") is not None or modifier.find("conditionGroups") is not None:
+            continue
+        value = number(modifier.get("value"))
+        kind = modifier.get("type")
+        cost = (
+            value
+            if kind == "set"
+            else cost + value
+            if kind == "increment"
+            else cost - value
+            if kind == "decrement"
+            else cost
+        )
+    return cost
 
 
 def is_man(node: Node) -> bool:
