@@ -278,7 +278,9 @@ class MenMixin:
                     **{k: option.pop(k) for k in list(option) if k not in ("key", "name", "points")},
                 }
                 self.per_model_ids.update(dict.fromkeys(option["_ids"], trick["each"]))
-                if trick["own"] == 0:
+                if trick.get("members"):
+                    pass  # counted as an option holding one of its contents per man
+                elif trick["own"] == 0:
                     self.report.pattern("per-man option (cancels its own cost, adds a cost per man)")
                 else:
                     self.report.pattern("a per-man option whose own cost does not cancel: that cost paid once on top")
