@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
+from defusedxml import ElementTree
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -40,15 +41,24 @@ ARMIES = ROOT / "lists" / "packs" / "bolt-action-2e" / "armies"
 OVERRIDES = ROOT / "lists" / "battlescribe" / "overrides.yaml"
 DEFAULT_BSDATA = ROOT.parent / "shared" / "bsdata" / "boltaction"
 PLATOON = "bs-reinforced-platoon"
+HOLDERS = ("selectionEntry", "selectionEntryGroup", "entryLink")
 QUALITY_NAMES = {"inexperienced": "Inexperienced", "regular": "Regular", "veteran": "Veteran"}
 NODE_ID, NAME, TYPE, GROUP, GROUP_KIND, LEAST, MOST, PARENT, COST = range(9)
 # Units whose price docs/battlescribe.md reads one way on purpose ("Readings where the data leaves
-# BattleScribe's answer in doubt"), by an entry id of their root entry's chain, with the reading.
+# BattleScribe's answer in doubt"), by an entry id of their root entry's chain: the theatre list the
+# reading concerns (None: every list) and the reading.
 READINGS = {
     "b36eaca3-feb2-59ba-fe33-e5b4804ea6e9": (
+        None,
         "Marder II: its Crew carried MMG 360° (least 1) sits inside the Rating group (one of), so "
         "BattleScribe selects it and no rating (0 points); the packs price the Inexperienced rating "
-        "as the default and the MMG as replacing it"
+        "as the default and the MMG as replacing it",
+    ),
+    "3c5586f7-00bf-c34c-9e63-339bc6fb26a7": (
+        "germany-1945-last-levy",
+        "Panther with IR equipment in 1945: Last Levy: two set-points modifiers (the theatre's price and "
+        "the IR price) applied in opposite orders for each quality; the packs price the theatre's price "
+        "plus the IR surcharge",
     ),
 }
 
@@ -76,8 +86,9 @@ class Pack:
     overridden: set[str] = field(default_factory=set)
 
 
-def read_pack() -> Pack:
-    """Every army file's units and armies, the ids file, and the ids the overrides name."""
+def read_pack(folder: Path = DEFAULT_BSDATA) -> Pack:
+    """Every army file's units and armies, the ids file, and the ids the overrides name (with the entries
+    holding an overridden constraint or modifier, read from the data in `folder`)."""
     pack = Pack()
     for path in sorted(ARMIES.glob("*.yaml")):
         text = path.read_text()
@@ -85,11 +96,37 @@ def read_pack() -> Pack:
         pack.units.update((u["key"], u) for u in document.get("units", []))
         pack.armies.update((a["key"], a) for a in document.get("armies", []))
     pack.ids = json.loads((ARMIES / "battlescribe-ids.json").read_text())
-    for override in yaml.safe_load(OVERRIDES.read_text())["overrides"]:
+    overrides = yaml.safe_load(OVERRIDES.read_text())["overrides"]
+    for override in overrides:
         for key in ("id", "source_value", "used_value"):
             if override.get(key):
                 pack.overridden.add(str(override[key]))
+    pack.overridden |= holding_entries(folder, overrides)
     return pack
+
+
+def holding_entries(folder: Path, overrides: list[dict]) -> set[str]:
+    """The ids of the entries, links and groups holding an element an override names by id (a constraint
+    of an entry, a modifier): a unit holding one is overridden though the element is not an entry."""
+    wanted: dict[str, set[str]] = {}
+    for override in overrides:
+        if override.get("id") and override.get("file") and override["field"] in ("value", "childId"):
+            wanted.setdefault(override["file"], set()).add(str(override["id"]))
+    found: set[str] = set()
+    for name, ids in wanted.items():
+        if not (folder / name).is_file():
+            continue
+        root = ElementTree.parse(folder / name).getroot()
+        parents = {child: parent for parent in root.iter() for child in parent}
+        for element in root.iter():
+            if element.get("id") not in ids:
+                continue
+            above = parents.get(element)
+            while above is not None:
+                if above.tag.rsplit("}", 1)[-1] in HOLDERS and above.get("id"):
+                    found.add(above.get("id"))
+                above = parents.get(above)
+    return found
 
 
 def offered(item: dict, army: str, quality: str | None = None) -> bool:
@@ -114,12 +151,31 @@ def pack_option_price(unit: dict, option: dict, quality: str | None, men: int) -
     return float(each + option.get("points_once", 0))
 
 
+def required_options(unit: dict, army: str, quality: str | None) -> float:
+    """What the options a theatre list makes compulsory add (`least_in`: Italy's X Arditi Support in the
+    X Reggimento Arditi list), as BattleScribe selects them with the unit."""
+    total = 0.0
+    for option in unit.get("options", []):
+        least = option.get("least_in", {}).get(army, 0)
+        if least and offered(option, army, quality):
+            total += least * pack_option_price(unit, option, quality, listed_men(unit, quality))
+    return total
+
+
 def listed_men(unit: dict, quality: str | None = None) -> int:
     """How many men the unit lists (at a quality with its own size, that size)."""
     for price in unit.get("qualities", []):
         if price["quality"] == quality and price.get("base_size"):
             return price["base_size"]
     return sum(line.get("count", 1) for line in unit.get("composition", []))
+
+
+def extra_order(record: list) -> tuple[float, bool]:
+    """The converter's order of the men a squad may add (lists/battlescribe/men.py, men_order): the one it
+    may add most of first, plain men ("Inexperienced Men") before men named for a weapon ("... with Pistol"),
+    else in the data's order (min keeps the first of equals)."""
+    most = record[MOST]
+    return -(most if most is not None else float("inf")), " with" in record[NAME].lower()
 
 
 class ArmyRoster:
@@ -217,7 +273,7 @@ class ArmyRoster:
         if not men:
             return
         present = sum(s.number for s in top.walk() if tree.get(s.option.id, [None] * 9)[GROUP_KIND] == "men")
-        extra = max(men, key=lambda p: (tree[p[-1]][MOST] or 999, -tree[p[-1]][COST]))
+        extra = min(men, key=lambda p: extra_order(tree[p[-1]]))
         parent = self.select_path(top, extra[1:-1]) if len(extra) > 2 else top
         option = find_option(self.roster.options_under(parent), extra[-1])
         for _ in range(max(wanted - present, 0) if option is not None else 0):
@@ -301,7 +357,7 @@ def classify(finding: Finding, unit_tree: dict[str, list], root: str, pack: Pack
         return "agree"
     if finding.engine != finding.engine:
         return "not found"  # the entry is not where the ids file places it: nothing to compare
-    if READINGS.keys() & set(root.split("::")):
+    if any(READINGS[i][0] in (None, finding.army) for i in READINGS.keys() & set(root.split("::"))):
         return "reading"
     ids = {part for chain, record in unit_tree.items() for part in [*chain.split("::"), record[NODE_ID]]}
     if ids & pack.overridden:
@@ -330,7 +386,8 @@ def compare_unit(data, pack: Pack, army: ArmyRoster, army_key: str, unit_key: st
             army.select_defaults(top, root, chain, key)
             army.add_men(top, root, chain, key, listed_men(unit, key))
             base = points_of(top)
-            finding = Finding(army_key, unit_key, key or "-", None, base, pack_price(unit, quality, army_key))
+            price = pack_price(unit, quality, army_key) + required_options(unit, army_key, key)
+            finding = Finding(army_key, unit_key, key or "-", None, base, price)
             finding.cause = classify(finding, army.trees[root], root, pack)
             found.append(finding)
             if options:

@@ -1,9 +1,10 @@
 """The BattleScribe engine and the converted Bolt Action packs on one footing (skipped without ../shared).
 
-Every unit of three theatre lists of three nations, at each quality the list offers, and each of
-its options taken on its own: the engine's points (a Reinforced Platoon with the list's theatre
-selector chosen, as BattleScribe builds it) against the pack's price. Where they differ, the
-difference must be one the project records: an override of the data, or a reading of it.
+Every unit of three theatre lists of three nations, and of the theatre lists of each cluster the side by
+side found and settled (CLUSTERS), at each quality the list offers, and each of its options taken on its
+own: the engine's points (a Reinforced Platoon with the list's theatre selector chosen, as BattleScribe
+builds it) against the pack's price. Where they differ, the difference must be one the project records:
+an override of the data, or a reading of it.
 """
 
 import importlib.util
@@ -27,6 +28,29 @@ SAMPLE = {
     "united-states-1944-normandy": "BA2 - Armies of the United States.cat",
 }
 
+# The theatre lists of the clusters the side by side found and settled (docs/battlescribe.md, "The engine
+# beside the packs"): the unit or pattern each holds.
+CLUSTERS = {
+    # Assault Engineer NCO's SMG, SMG squad's lone-member SMG, Tank Hunters' weapons, Airborne grenades per man,
+    # the Anti-Tank Rifle Squad NCO's grenades (override)
+    "soviet-union-generic-reinforced-platoon": "BA2 - Armies of the  Soviet Union.cat",
+    "france-1940-the-battle-of-france": "BA2 - Armies of France.cat",  # Renault FT's compulsory MMG
+    "belgium-generic-reinforced-platoon": "BA2 - Armies of Belgium.cat",  # FT-17
+    "hungary-generic-reinforced-platoon": "BA2 - Armies of Hungary.cat",  # Csaba 39M, Honvéd grenades, Medic Team
+    "india-generic-reinforced-platoon": "BA2 - Armies of India.cat",  # Royal Engineers NCO's weapons
+    "new-zeland-generic-reinforced-platoon": "BA2 - Armies of New Zeland.cat",  # the same
+    "italy-1943-the-defence-of-sicily": "BA2 - Armies of Italy.cat",  # Motociclisti, Lancia IZ
+    "italy-1942-43-x-reggimento-arditi": "BA2 - Armies of Italy.cat",  # X Arditi Support the list requires
+    "great-britain-generic-reinforced-platoon": "BA2 - Armies of Great Britain.cat",  # SAS LMG man, LVT 4
+    "partisans-generic-reinforced-platoon": "BA2 - Partisans.cat",  # extra men, Molotov squad, SAS Weapon Team
+    "germany-generic-reinforced-platoon": "BA2 - Armies of Germany.cat",  # Volks Grenadiers' assault rifles
+    "china-generic-reinforced-platoon": "BA2 - Armies of China.cat",  # Big Sword Squad
+    "canada-generic-reinforced-platoon": "BA2 - Armies of Canada.cat",  # Assault Section's Green
+    "slovakia-generic-reinforced-platoon": "BA2 - Armies of Slovakia.cat",  # both ratings compulsory (override)
+    "poland-generic-reinforced-platoon": "BA2 - Armies of Poland.cat",  # motorcycles per man
+    "germany-1945-last-levy": "BA2 - Armies of Germany.cat",  # the Panther's IR equipment (reading)
+}
+
 pytestmark = [
     pytest.mark.database_free,
     pytest.mark.skipif(not BOLT_ACTION.is_dir(), reason=f"no Bolt Action data at {BOLT_ACTION}"),
@@ -44,7 +68,8 @@ def _script():
 @pytest.fixture(scope="module")
 def side_by_side():
     module = _script()
-    data = without_collection(lambda: load_data_folder(BOLT_ACTION, sorted(set(SAMPLE.values()))))
+    files = sorted(set(SAMPLE.values()) | set(CLUSTERS.values()))
+    data = without_collection(lambda: load_data_folder(BOLT_ACTION, files))
     return module, data, module.read_pack()
 
 
@@ -57,6 +82,25 @@ def test_every_difference_in_three_theatre_lists_is_recorded(side_by_side):
     unexplained = [f for f in findings if f.cause not in ("agree", "override", "reading")]
     assert unexplained == []
     assert sum(f.cause == "agree" for f in findings) > 0.9 * len(findings)
+
+
+@pytest.mark.parametrize("army", list(CLUSTERS))
+def test_every_difference_in_the_lists_of_the_settled_clusters_is_recorded(side_by_side, army):
+    module, data, pack = side_by_side
+    findings = module.compare_armies(data, pack, [army])
+    assert len(findings) > 50
+    assert [f for f in findings if f.cause not in ("agree", "override", "reading")] == []
+
+
+def test_the_settled_clusters_are_priced_as_battlescribe_prices_them(side_by_side):
+    module, data, pack = side_by_side
+    soviet = module.ArmyRoster(data, pack, "soviet-union-generic-reinforced-platoon")
+    engineers = soviet.add_unit("soviet-union-assault-engineer-squad", "veteran")
+    assert module.points_of(engineers) == 68  # the NCO's compulsory SMG (5f82dfb1-60d9-2cc1-bc6c-fbb60a654507)
+    smg_squad = soviet.add_unit("soviet-union-submachine-gun-squad", "inexperienced")
+    assert module.points_of(smg_squad) == 50  # one SMG for the NCO, not two
+    france = module.ArmyRoster(data, pack, "france-1940-the-battle-of-france")
+    assert module.points_of(france.add_unit("france-renault-ft", "inexperienced")) == 28
 
 
 def test_a_tank_costs_its_quality_entry_in_a_theatre_list(side_by_side):

@@ -24,9 +24,9 @@ from lists.battlescribe.engine.options import GroupOption, Option, root_options
 from lists.battlescribe.engine.roster import Roster
 from lists.battlescribe.engine.xml_loading import load_data_files
 from lists.battlescribe.names import QUALITIES, THEATRE_SELECTOR
-from lists.battlescribe.nodes import Node
+from lists.battlescribe.nodes import Node, chosen_default
 from lists.battlescribe.reader import DataFile
-from lists.battlescribe.units import is_quality_entry
+from lists.battlescribe.units import is_quality_entry, is_weapon
 
 FILE_NAME = "battlescribe-ids.json"
 MAX_DEPTH = 12  # links may point back up the tree; no real entry is nested this deep
@@ -146,6 +146,26 @@ def _under(option: Option | GroupOption) -> list:
     return [o for o in [*option.children, *option.groups] if o.group is None and o.parent is option]
 
 
+def _fallback_default(converter: Converter, catalogue: DataFile, entries: list[Node], man: list | None) -> Node | None:
+    """A compulsory one-of group's default where the data names none, as the converter takes it: for a
+    man of a squad (lists/battlescribe/men.py), the cheapest weapon; else the first entry."""
+    if not entries:
+        return None
+    if man is not None and man[4] == "men":
+        return min(entries, key=lambda c: _cost_with_contents(converter, catalogue, c))
+    return entries[0]
+
+
+def _cost_with_contents(converter: Converter, catalogue: DataFile, node: Node) -> float:
+    """An entry's cost and what its compulsory contents cost (as UnitBuilder.mandatory_cost adds them)."""
+    total = node.cost
+    for child in converter.children(node, catalogue):
+        least = child.limit("min") or 0
+        if not child.is_group and least >= 1:
+            total += least * _cost_with_contents(converter, catalogue, child)
+    return total
+
+
 def _walk(
     converter: Converter,
     catalogue: DataFile,
@@ -165,17 +185,16 @@ def _walk(
         children = converter.children(node, catalogue)
         names = [c.name.strip().lower() for c in children if not c.is_group]
         low, high = node.limit("min") or 0, node.limit("max")
+        entries = [c for c in children if not c.is_group]
         kind = ""
         if names and all(name in QUALITIES for name in names):
             kind = "quality"
         elif node.name.strip() == THEATRE_SELECTOR:
             kind = "selector"
-        elif low >= 1 and (high is None or high > 1):
-            kind = "men"
+        elif low >= 1 and (high is None or high > 1) and not all(is_weapon(converter, c, catalogue) for c in entries):
+            kind = "men"  # not a weapons group of at most two (an Indian Royal Engineers NCO's Rifle), as the converter reads it
         # A compulsory one-of (an officer's weapon): its default is part of the unit, the others are options.
-        wanted = node.element.get("defaultSelectionEntryId")
-        entries = [c for c in children if not c.is_group]
-        default = next((c for c in entries if wanted in (c.id, c.element.get("id"))), entries[0] if entries else None)
+        default = chosen_default(node, entries) or _fallback_default(converter, catalogue, entries, tree.get(parent))
         for child in children:
             child_kind = kind
             if not kind and low >= 1 and high == 1:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from lists.battlescribe.conditions import signed
 from lists.battlescribe.names import number, quality_of, role_of, slug, whole, without_quality
-from lists.battlescribe.nodes import Node
+from lists.battlescribe.nodes import Node, chosen_default
 from lists.battlescribe.unit_part import Part
 
 
@@ -57,7 +57,7 @@ class MenMixin:
         for child in sorted(entries, key=men_order):
             count = int(child.limit("min") or 0)
             most = child.limit("max")
-            each = child.cost + self.mandatory_cost(child)
+            each = child.cost + self.mandatory_cost(child) + self.always_paid(child)
             choices = self.weapon_choices(child) if count >= 1 else []
             each += sum(choice.cost for choice in choices)
             weapons = self.compulsory_weapons(child)
@@ -67,7 +67,11 @@ class MenMixin:
                 # one of the squad's men as its size range counts them.
                 before = len(part.options)
                 self.option(child, part, None)
+                # His compulsory weapon (an SAS Soldier with LMG's LMG, the default of his Weapon group) comes with
+                # him, as BattleScribe selects it: its cost in his price, its weapon in his hands.
+                choices = self.weapon_choices(child)
                 for option in part.options[before:]:
+                    add_weapon_choices(option, choices)
                     option["in_size"] = True
                     # A member of the squad's group is one of its men, whatever his name (a KNIL Local Scout).
                     option.setdefault(
@@ -117,6 +121,17 @@ class MenMixin:
             self.report.pattern("a squad's greatest size above its men's greatest counts: their sum used")
         self.report.pattern("model group read as the unit's size and cost per extra man")
 
+    def always_paid(self, man: Node) -> float:
+        """What a man pays for the per-man options his unit always holds (each counted by his modifiers)."""
+        total = 0.0
+        for modifier in man.modifiers():
+            counted = {c.get("childId") for c in modifier.iter("condition")}
+            if modifier.get("field") == "points" and counted and counted <= self.always_taken:
+                total += signed(modifier)
+        if total:
+            self.report.pattern("a per-man option the unit always holds: each man's cost with it")
+        return total
+
     def compulsory_weapons(self, node: Node) -> list[str]:
         """The weapons an entry carries: its own, and those of its compulsory contents at any depth (an NCO's
         "M1 Garand rifle or carbine" holding the rifle)."""
@@ -149,7 +164,7 @@ class MenMixin:
                 continue
             entries = [c for c in self.converter.children(group, self.catalogue) if not c.is_group]
             if entries:
-                found.append(self.choice_among(group.name, entries, group.element.get("defaultSelectionEntryId")))
+                found.append(self.choice_among(group.name, entries, group))
         if not found:
             loose = [
                 c
@@ -161,9 +176,18 @@ class MenMixin:
                 self.report.pattern("a man's weapons with no group around them, each at most once: read as his choice")
         return found
 
-    def choice_among(self, name: str, entries: list[Node], wanted: str | None) -> WeaponChoice:
-        named = [c for c in entries if wanted and wanted in (c.id, c.element.get("id"))]
-        default = named[0] if named else min(entries, key=lambda c: c.cost + self.mandatory_cost(c))
+    def choice_among(self, name: str, entries: list[Node], group: Node | None) -> WeaponChoice:
+        """The man's weapon among `entries`: the one BattleScribe selects (`chosen_default`), else the
+        cheapest. The others stay options replacing it; where the chosen one is compulsory in itself,
+        BattleScribe would count it missing beside another (a reading, docs/battlescribe.md)."""
+        default = chosen_default(group, entries) if group is not None else None
+        if group is not None and default is not None and (default.limit("min") or 0) >= 1:
+            wanted = group.element.get("defaultSelectionEntryId")
+            if wanted and wanted not in (default.id, default.element.get("id")):
+                self.report.pattern(
+                    "a weapon compulsory in itself in a man's one-of group: it, not the group's default"
+                )
+        default = default or min(entries, key=lambda c: c.cost + self.mandatory_cost(c))
         cost = default.cost + self.mandatory_cost(default)
         return WeaponChoice(name, default, cost, self.contents_weapons(default), entries)
 
@@ -189,6 +213,30 @@ class MenMixin:
         self.report.pattern(
             "a man's compulsory weapon choice: the default in his price, the others options replacing it"
         )
+
+    def per_member_contents(self, option: Node) -> float:
+        """What an option's contents cost per man of the squad: an entry whose least number rises by one
+        for every selection in the unit's men's group (a Soviet Airborne Squad's Anti-tank Grenades, 2 a
+        man, a repeat counting Squad Members f0fb7f5c-1b54-1b44-a001-ea5b38c4012d), as BattleScribe
+        selects that many when the option is taken; 0 where there is none."""
+        total = 0.0
+        for child in self.converter.children(option, self.catalogue):
+            if child.limit("min"):
+                continue  # a least number of its own beside the men's (a Warlord's Horses): not one per man
+            least_ids = {c.get("id") for c in child.constraints() if c.get("type") == "min"}
+            for modifier in child.modifiers():
+                repeat = modifier.find("repeats/repeat")
+                if (
+                    modifier.get("field") in least_ids  # the field a modifier changes is its constraint's id
+                    and modifier.get("type") == "increment"
+                    and repeat is not None
+                    and repeat.get("childId") in self.men_groups
+                    and number(repeat.get("value")) == 1
+                ):
+                    total += number(modifier.get("value")) * child.cost
+        if total:
+            self.report.pattern("an option holding one of its contents per man: priced per man")
+        return total
 
     def men_share(self, option_id: str) -> tuple[float, list[str]] | None:
         """Who pays while a per-man option is taken: what the men of a fixed number (an NCO) add, and the
@@ -218,7 +266,7 @@ class MenMixin:
             if trick is None:
                 continue
             share = self.men_share(trick["id"])
-            if share is None or any(i not in self.option_keys for i in share[1]):
+            if share is None or trick.get("members") or any(i not in self.option_keys for i in share[1]):
                 option["points"] = whole(trick["each"])
                 option.pop("max", None)
                 if trick["own"]:
@@ -230,7 +278,9 @@ class MenMixin:
                     **{k: option.pop(k) for k in list(option) if k not in ("key", "name", "points")},
                 }
                 self.per_model_ids.update(dict.fromkeys(option["_ids"], trick["each"]))
-                if trick["own"] == 0:
+                if trick.get("members"):
+                    pass  # counted as an option holding one of its contents per man
+                elif trick["own"] == 0:
                     self.report.pattern("per-man option (cancels its own cost, adds a cost per man)")
                 else:
                     self.report.pattern("a per-man option whose own cost does not cancel: that cost paid once on top")
@@ -247,6 +297,16 @@ class MenMixin:
             return [{"count": 1, "role": role_of(node.name, kind), "name": node.name, "weapons": part.weapons}]
         self.report.pattern("no men in the data: a crew of two (the least a team weapon needs) used")
         return [{"count": 2, "role": "crew", "name": "Crew", "weapons": part.weapons}]
+
+
+def add_weapon_choices(option: dict, choices: list[WeaponChoice]) -> None:
+    """A man option with his compulsory weapons' defaults: their cost and their weapons."""
+    for choice in choices:
+        option["points"] = whole(option["points"] + choice.cost)
+        if "_by_quality" in option:
+            option["_by_quality"] = {q: value + choice.cost for q, value in option["_by_quality"].items()}
+        weapons = option.setdefault("weapons", [])
+        weapons += [w for w in choice.weapons if w not in weapons]
 
 
 def men_of(composition: list[dict]) -> int:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from lists.battlescribe.nodes import chosen_default
+
 # Words of an entry's name and the mount they name, the most specific first (a coaxial MMG sits in the turret).
 MOUNT_WORDS = [
     (r"co-?axial", "coaxial"),
@@ -45,8 +47,8 @@ def _mounted_entries(builder, node, found: dict[str, list[str]]) -> None:
     """Each weapon the compulsory entries under `node` hold, with the mount their names give, in the data's order."""
     children = builder.converter.children(node, builder.catalogue)
     # A compulsory one-of group (a half-track's variant): its default entry is taken.
-    wanted = node.element.get("defaultSelectionEntryId") if node.is_group else None
-    chosen = [c for c in children if not c.is_group and wanted in (c.id, c.element.get("id"))][:1]
+    found_default = chosen_default(node, [c for c in children if not c.is_group]) if node.is_group else None
+    chosen = [found_default] if found_default is not None else []
     if node.is_group and (node.limit("min") or 0) >= 1 and node.limit("max") == 1 and not chosen:
         chosen = [c for c in children if not c.is_group][:1]
     for child in children:

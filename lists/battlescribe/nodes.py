@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
-from lists.battlescribe.names import number
+from lists.battlescribe.names import QUALITIES, number, quality_name
 from lists.battlescribe.reader import DataFile
 
 
@@ -98,6 +98,21 @@ class Node:
 
     def rules(self) -> list[Element]:
         return [r for part in self.parts() for r in part.findall("rules/rule")]
+
+
+def chosen_default(group: Node, entries: list[Node]) -> Node | None:
+    """The entry BattleScribe selects in a compulsory one-of group: one compulsory in itself (its own
+    least number 1, selected with the man or vehicle whatever the group's default: a Soviet Assault
+    Engineer NCO's SMG, a Renault FT's MMG), else the group's `defaultSelectionEntryId`; None where
+    the data names neither (each caller has its own fallback). A Rating group holding a compulsory gun
+    beside its quality entries (the Marder II) is read otherwise (docs/battlescribe.md, "Readings"):
+    there the gun is not taken as the default."""
+    rating = any(quality_name(c.name) in QUALITIES for c in entries)
+    compulsory = [] if rating else [c for c in entries if (c.limit("min") or 0) >= 1]
+    if compulsory:
+        return compulsory[0]
+    wanted = group.element.get("defaultSelectionEntryId")
+    return next((c for c in entries if wanted and wanted in (c.id, c.element.get("id"))), None)
 
 
 @dataclass

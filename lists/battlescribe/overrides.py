@@ -22,10 +22,11 @@ class Override(BaseModel):
     file: str | None = None  # the data file; None: every file
     id: str | None = None  # the element's id; None: every element with the source value
     # name, cost, a profile's characteristic:NAME, targetId (what a link points to: another profile's id),
-    # value (a constraint's number), childId (what the conditions of the element's own modifiers count), or
+    # value (a constraint's number), childId (what the conditions of the element's own modifiers count),
+    # scope (where they count it), or
     # modifier:FIELD (a modifier of that field dropped, or changed; source_value "TYPE VALUE", e.g.
     # "increment 1.0", used_value "none" or the "TYPE VALUE" it takes instead).
-    field: str = Field(pattern=r"^(name|cost|targetId|value|childId|characteristic:.+|modifier:.+)$")
+    field: str = Field(pattern=r"^(name|cost|targetId|value|childId|scope|characteristic:.+|modifier:.+)$")
     source_value: str
     used_value: str
     reason: str = Field(min_length=1)
@@ -93,14 +94,15 @@ def _drop_modifier(element, override: Override) -> int:
 
 
 def _recount(element, override: Override) -> int:
-    """Point the conditions of the element's own modifiers counting the source entry at the used one."""
+    """Point the conditions of the element's own modifiers counting the source entry (or counting in the
+    source scope, field `scope`) at the used one."""
     changed = seen = 0
     for modifier in element.findall("modifiers/modifier"):
         for condition in modifier.iter("condition"):
-            if condition.get("childId") == override.source_value:
+            if condition.get(override.field) == override.source_value:
                 seen += 1
                 if override.nth is None or seen == override.nth:
-                    condition.set("childId", override.used_value)
+                    condition.set(override.field, override.used_value)
                     changed += 1
     return changed
 
@@ -119,7 +121,7 @@ def apply_overrides(library: Library, overrides: list[Override]) -> list[Applied
                     if cost.get("typeId") == "points" and cost.get("value") == override.source_value:
                         cost.set("value", override.used_value)
                         count += 1
-            elif override.field == "childId":
+            elif override.field in ("childId", "scope"):
                 count += _recount(element, override)
             elif _characteristic_holds(element, override):
                 element.text = (element.text or "").replace(override.source_value, override.used_value)

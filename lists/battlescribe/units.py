@@ -17,6 +17,7 @@ from lists.battlescribe.costs import theatre_costs
 from lists.battlescribe.men import MenMixin, own_shape, quality_shape
 from lists.battlescribe.mounts import describe_vehicle
 from lists.battlescribe.names import (
+    MAN,
     QUALITIES,
     SOURCE,
     UNIT_KINDS,
@@ -25,11 +26,12 @@ from lists.battlescribe.names import (
     quality_name,
     quality_of,
     rank_of,
+    role_of,
     slug,
     whole,
     without_quality,
 )
-from lists.battlescribe.nodes import Army, Node
+from lists.battlescribe.nodes import Army, Node, chosen_default
 from lists.battlescribe.options import OptionsMixin, apply_quality_max
 from lists.battlescribe.reader import DataFile
 from lists.battlescribe.unit_part import Part
@@ -70,7 +72,21 @@ class UnitBuilder(MenMixin, OptionsMixin):
         self.tree = EntryTree()
         # The men whose points change while an entry is taken: entry id -> (man ids, modifier, least, most).
         self.paid_by: dict[str, list[tuple[set[str], Element, float, float | None]]] = {}
+        self.compulsory: set[str] = set()  # entries a unit always holds (their own least number 1 or more)
+        # Groups holding the unit's men (a squad's "Squad Members"): what a repeat per man counts.
+        self.men_groups = {
+            group.get("id", "")
+            for part in root.parts()
+            for group in part.iter("selectionEntryGroup")
+            if any(
+                e.get("type") == "model" or MAN.search(e.get("name", ""))
+                for e in group.findall("selectionEntries/selectionEntry")
+            )
+        }
         self.map_tree(root, set(), None)
+        # Per-man options a unit always holds (a Regular Motociclisti section's Anti-tank Grenades, least 1):
+        # every man pays for them, always.
+        self.always_taken = self.per_man_options & self.compulsory
         self.per_model_ids: dict[str, float] = {}  # per-man options priced per man -> each man's price (settle_per_man)
         self.option_keys: dict[str, str] = {}  # entry id -> the key of the option made from it
         self.never_offered: set[str] = set()  # options hidden in every theatre list showing the unit
@@ -92,6 +108,8 @@ class UnitBuilder(MenMixin, OptionsMixin):
                         if condition.get("childId") not in ids:
                             paid = (ids, modifier, node.limit("min") or 0, node.limit("max"))
                             self.paid_by.setdefault(condition.get("childId", ""), []).append(paid)
+            if (node.limit("min") or 0) >= 1:
+                self.compulsory |= ids
             above, parent = above | ids, node.element.get("id", "")
         for child in self.converter.children(node, self.catalogue):
             self.map_tree(child, above, parent)
@@ -106,7 +124,7 @@ class UnitBuilder(MenMixin, OptionsMixin):
         for child in self.converter.children(node, self.catalogue):
             least = child.limit("min") or 0
             if not child.is_group and least >= 1:
-                total += least * (child.cost + self.mandatory_cost(child))
+                total += least * (fixed_cost(child) + self.mandatory_cost(child))
         return total
 
     def walk(self, node: Node, part: Part) -> Part:
@@ -157,8 +175,9 @@ class UnitBuilder(MenMixin, OptionsMixin):
             self.qualities(entries, part)
             self.report.pattern("price group (Inexperienced/Regular/Veteran) read as qualities")
             return
-        if low == 0 and high is None and entries and all(c.entry_type == "model" and c.limit("min") for c in entries):
-            # A group of men with no size of its own (a sniper and his spotter): their own counts are its size.
+        if low == 0 and high is None and entries and all(is_man(c) and c.limit("min") for c in entries):
+            # A group of men with no size of its own (a sniper and his spotter; a Molotov Anti-tank Squad's
+            # Leader (NCO) and Man, upgrades by type): their own counts are its size.
             low = int(sum(c.limit("min") or 0 for c in entries))
             most = [c.limit("max") for c in entries]
             high = None if None in most else int(sum(most))
@@ -232,8 +251,7 @@ class UnitBuilder(MenMixin, OptionsMixin):
     def compulsory_choice(self, group: Node, entries: list[Node], part: Part, key: str | None, times: int = 1) -> None:
         """One of several, compulsory (`times` over): the default is part of the unit, the others options
         replacing it, one each time."""
-        wanted = group.element.get("defaultSelectionEntryId")
-        default = next((c for c in entries if wanted in (c.id, c.element.get("id"))), entries[0])
+        default = chosen_default(group, entries) or entries[0]
         cost = default.cost + self.mandatory_cost(default)
         weapons = self.contents_weapons(default)
         part.points += cost * times
@@ -258,7 +276,12 @@ class UnitBuilder(MenMixin, OptionsMixin):
     def entry(self, child: Node, part: Part) -> None:
         least = child.limit("min") or 0
         if least >= 1:
-            part.points += least * child.cost
+            ids = {child.id, child.element.get("id", "")}
+            # A per-man option always taken costs what its own modifiers leave (nothing); its men pay for it.
+            own = sum(signed(m) for m in child.modifiers() if ids & self.always_taken and mentions(m, ids))
+            # Its compulsory contents come with each of them (a Volks Grenadier Squad's four Assault rifles, each
+            # holding the rifle at 5): walking it below adds them once, the others here.
+            part.points += least * (child.cost + own) + (least - 1) * self.mandatory_cost(child)
             # Each compulsory entry carries its own weapons: a coaxial and a hull MMG are two MMGs.
             part.weapons += self.converter.weapons_of(child, self.catalogue) * int(least)
             part.rules += [r for r in self.converter.rule_keys_of(child, self.catalogue) if r not in part.rules]
@@ -492,6 +515,34 @@ def holds_men(converter: Converter, node: Node, catalogue: DataFile) -> bool:
 def is_weapon(converter: Converter, node: Node, catalogue: DataFile) -> bool:
     """An entry that is a weapon fitted, not a man: its own weapon profile, and no model type."""
     return node.entry_type != "model" and bool(converter.weapons_of(node, catalogue))
+
+
+def fixed_cost(node: Node) -> float:
+    """An entry's cost with the points modifiers that always apply (no condition, no repeat): a Big Sword
+    Squad soldier's SMG link setting the SMG's 3 points to 1."""
+    cost = node.cost
+    for modifier in node.modifiers():
+        if modifier.get("field") != "points" or modifier.find("repeats") is not None:
+            continue
+        if modifier.find("conditions") is not None or modifier.find("conditionGroups") is not None:
+            continue
+        value = number(modifier.get("value"))
+        kind = modifier.get("type")
+        cost = (
+            value
+            if kind == "set"
+            else cost + value
+            if kind == "increment"
+            else cost - value
+            if kind == "decrement"
+            else cost
+        )
+    return cost
+
+
+def is_man(node: Node) -> bool:
+    """A model entry, or one named for a man or an NCO (a Partisan "Regular Man", an upgrade by type)."""
+    return node.entry_type == "model" or bool(MAN.search(node.name)) or role_of(node.name, "infantry") == "nco"
 
 
 def is_quality_entry(converter: Converter, node: Node, catalogue: DataFile) -> bool:

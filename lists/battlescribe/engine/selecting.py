@@ -159,7 +159,11 @@ def select_child_defaults(roster: Roster, selection: Selection) -> None:
         for _ in range(minimum_of(roster, child, selection)):
             select_option(roster, selection, child)
     for group in option.groups:
-        needed = minimum_of(roster, group, selection)
+        # Members already selected for their own minimum count toward the group's (a man's Weapon group
+        # of least 1 holding an SMG of least 1 gets the one SMG, not a second as the group's default).
+        members = set(map(id, group.options))
+        held = sum(own_number(c) for c in selection.children if id(c.option) in members)
+        needed = minimum_of(roster, group, selection) - held
         if needed <= 0:
             continue
         default = group.default_option()
@@ -170,6 +174,15 @@ def select_child_defaults(roster: Roster, selection: Selection) -> None:
             continue
         for _ in range(needed):
             select_option(roster, selection, default)
+
+
+def own_number(child: Selection) -> int:
+    """How many of a child its parent holds, one parent's worth (a collective child's number counts its
+    parent's number over again)."""
+    parent = child.parent
+    if is_collective(child.option) and isinstance(parent, Selection) and parent.number > 1:
+        return child.number // parent.number
+    return child.number
 
 
 def select_root_defaults(roster: Roster, force: Force) -> None:
