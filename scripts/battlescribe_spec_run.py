@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from lists.battlescribe.engine.adapter import ProtocolAdapter  # noqa: E402
-from lists.battlescribe.engine.conformance import run_suite  # noqa: E402
+from tests.battlescribe_spec_runner import run_suite  # noqa: E402
 
 DEFAULT_SPECS = ROOT.parent / "shared" / "battlescribe-spec" / "specs" / "roster"
 

@@ -25,8 +25,8 @@ from bolt_action_side_by_side import DEFAULT_BSDATA, ArmyRoster, read_pack  # no
 
 from lists.battlescribe.engine.adapter import ProtocolAdapter  # noqa: E402
 from lists.battlescribe.engine.compiled import clear_cache, compiled_game_data  # noqa: E402
-from lists.battlescribe.engine.conformance import run_suite  # noqa: E402
 from lists.battlescribe.engine.validation import roster_errors  # noqa: E402
+from tests.battlescribe_spec_runner import run_suite  # noqa: E402
 
 SPECS = ROOT.parent / "shared" / "battlescribe-spec" / "specs" / "roster"
 ARMY = "united-states-1944-normandy"

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from lists.battlescribe.engine.adapter import ProtocolAdapter
-from lists.battlescribe.engine.conformance import load_spec, run_spec, spec_paths
 from tests.battlescribe_spec_known_failures import KNOWN_FAILURES
+from tests.battlescribe_spec_runner import load_spec, run_spec, spec_paths
 
 SUITE = Path(__file__).resolve().parents[2] / "shared" / "battlescribe-spec"
 ROSTER_SPECS = SUITE / "specs" / "roster"

@@ -5,11 +5,11 @@ catalogues) at roster time, as BattleScribe does, for any game system: the data 
 loading (from the conformance protocol's JSON, or from .gst/.cat XML and zipped .gstz/.catz),
 entry ids, costs, constraints, modifiers and conditions, roster state (forces, selections,
 categories), validation errors, and .ros roster files. `adapter` speaks the conformance suite's
-JSON-lines protocol over it, and `conformance` runs the suite's roster specs.
+JSON-lines protocol over it (the suite's runner is test tooling: `tests/battlescribe_spec_runner.py`).
 
 It imports nothing of `lists/` but `lists.battlescribe.archives` (the bounded unzip every reader
-shares) and nothing from Django (only the standard library, lxml for XML and PyYAML for the
-conformance specs), so it can be used and tested on its own.
+shares) and nothing from Django (only the standard library and lxml for XML), so it can be used
+and tested on its own.
 
 Entry points:
 - `load_protocol_data(game_system, catalogues)` / `load_data_folder(path)` -> `GameData`;

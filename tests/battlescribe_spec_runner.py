@@ -239,7 +239,7 @@ def run_steps(spec: Message, send: Send, result: SpecResult) -> None:
 
 def check_state_step(spec: Message, step: Message, index: int, send: Send, result: SpecResult) -> None:
     """Compare the adapter's state and errors with an expected state."""
-    from .conformance_checks import Checker
+    from tests.battlescribe_spec_checks import Checker
 
     expected = for_engine(step["expectedState"], ENGINE)
     state = send({"type": "getState"})
