@@ -83,3 +83,22 @@ def test_a_json_file_of_45000_unknown_keys_is_refused_at_its_oversized_mapping()
     problems = refusal(json.dumps(document, separators=(",", ":")), "roster.json")
 
     assert problems == ["a mapping of more than 200 keys: no roster file has near as many"]
+
+
+def test_a_yaml_file_of_45000_unknown_keys_spread_over_units_is_refused_at_its_40001st_value():
+    unit = "  - {unit: rifle-squad, " + ", ".join(f"k{i}: 1" for i in range(199)) + "}\n"
+    text = "game: skirmish\narmy: blue\nunits:\n" + unit * 226  # every mapping and list within its own cap
+
+    problems = refusal(text, "roster.yaml")
+
+    assert len(problems) == 1
+    assert "more than 40,000 keys and values: no roster holds as many" in problems[0]
+
+
+def test_a_yaml_roster_of_400_units_with_their_options_is_not_refused_for_its_size(loaded):
+    unit = "  - {unit: rifle-squad, quality: regular, label: 'Squad {n}', options: [{option: extra-man, count: 5}]}\n"
+    text = "game: skirmish\narmy: blue\nunits:\n" + "".join(unit.replace("{n}", str(n)) for n in range(400))
+
+    resolved = load_roster_file(text.encode(), "roster.yaml")
+
+    assert len(resolved.snapshot().units) == 400

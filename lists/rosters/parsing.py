@@ -69,17 +69,28 @@ _NUMBER_TAGS = {"tag:yaml.org,2002:int", "tag:yaml.org,2002:float"}
 
 MAX_KEYS = 200  # no mapping of a roster file has near as many keys (settings have a few dozen at most)
 MAX_ITEMS = 1000  # nor any list as many items (400 units, 100 house rules)
+# Nor a whole file as many values (keys and scalars): 400 units of 100 each. A file past it is refused while
+# its events are read, before the slow part (building and checking its values) starts.
+MAX_VALUES = 40_000
 
 
 def _check_events(text: str) -> None:
-    """Refuse aliases, nesting deeper than MAX_DEPTH and oversized mappings or lists, in one pass over the events.
+    """Refuse aliases, nesting deeper than MAX_DEPTH, oversized mappings or lists and more values than any roster
+    holds, in one pass over the events.
 
     A file refused here costs the parser's time alone, not the composing and checking of every node.
     """
     sizes: list[list] = []  # for each open mapping or list: [is a mapping, nodes so far, its start mark]
+    values = 0
     for event in yaml.parse(text, Loader=_Parser):
         if isinstance(event, yaml.AliasEvent):
             raise yaml.composer.ComposerError(None, None, "aliases (*name) are not allowed", event.start_mark)
+        if isinstance(event, yaml.ScalarEvent):
+            values += 1
+            if values > MAX_VALUES:
+                raise yaml.composer.ComposerError(
+                    None, None, f"more than {MAX_VALUES:,} keys and values: no roster holds as many", event.start_mark
+                )
         if isinstance(event, yaml.MappingEndEvent | yaml.SequenceEndEvent):
             sizes.pop()
             continue
