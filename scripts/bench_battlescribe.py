@@ -3,9 +3,10 @@
     python scripts/bench_battlescribe.py [--runs 5] [--no-suite] [BSDATA_FOLDER]
 
 Prints the conformance suite's time in one process; the time to compile Bolt Action's data (the
-game system and its catalogues, once per revision); a 1,000-point Bolt Action roster's evaluation
-(every cost and every validation error, as after an edit): the median and min-max of five runs;
-and the same for 2,000 and 4,000 points, to show it grows linearly with the roster.
+game system and its catalogues, once per revision), and to find it again in the process's cache;
+a 1,000-point Bolt Action roster's evaluation (every cost and every validation error, as after an
+edit); and the same for 2,000 and 4,000 points, to show it grows linearly with the roster. Each
+figure: the median and min-max of five runs, wall-clock and CPU.
 """
 
 from __future__ import annotations
@@ -58,10 +59,13 @@ def evaluate(roster) -> int:
     return len(roster_errors(roster))
 
 
-def timed(function, runs: int) -> tuple[list[float], list[float]]:
-    """Milliseconds of `runs` calls: wall-clock, and this process's CPU time (steadier on a busy machine)."""
+def timed(function, runs: int, setup=None) -> tuple[list[float], list[float]]:
+    """Milliseconds of `runs` calls, each after `setup()`: wall-clock, and this process's CPU time (steadier
+    on a busy machine)."""
     wall, cpu = [], []
     for _ in range(runs):
+        if setup:
+            setup()
         started, started_cpu = time.perf_counter(), time.process_time()
         function()
         wall.append((time.perf_counter() - started) * 1000)
@@ -83,20 +87,19 @@ def main() -> int:
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     if SPECS.is_dir() and not args.no_suite:
-        started = time.perf_counter()
-        results = run_suite(SPECS, ProtocolAdapter().handle, None)
-        passed = sum(r.passed for r in results)
-        print(f"conformance suite: {passed} passed in {(time.perf_counter() - started) * 1000:.0f} ms")
+        passed = []
+        wall, cpu = timed(
+            lambda: passed.append(sum(r.passed for r in run_suite(SPECS, ProtocolAdapter().handle, None))), args.runs
+        )
+        print(f"conformance suite: {min(passed)} passed: wall {spread(wall)}; CPU {spread(cpu)}")
     if not Path(args.bsdata).is_dir():
         print("no Bolt Action data beside the repository: nothing more to measure")
         return 0
-    clear_cache()
-    started = time.perf_counter()
+    wall, cpu = timed(lambda: compiled_game_data(args.bsdata), args.runs, setup=clear_cache)
+    print(f"Bolt Action data compiled: wall {spread(wall)}; CPU {spread(cpu)}")
     data = compiled_game_data(args.bsdata)
-    print(f"Bolt Action data compiled in {time.perf_counter() - started:.2f} s")
-    started = time.perf_counter()
-    compiled_game_data(args.bsdata)
-    print(f"  again (same revision, from the cache) in {(time.perf_counter() - started) * 1000:.0f} ms")
+    wall, cpu = timed(lambda: compiled_game_data(args.bsdata), args.runs)
+    print(f"  again (same revision, from the cache): wall {spread(wall)}; CPU {spread(cpu)}")
     pack = read_pack()
     per_point: list[float] = []
     for target in SIZES:

@@ -5,7 +5,8 @@ Prints how long a YAML and a JSON roster file of many unknown keys (just under t
 512 KB (a .ros of empty forces or of unknown selections, a text roster of stray
 lines or of one-unit forces): a refusal is located problem by problem, so a
 quadratic step shows here long before it reaches a visitor (the time must about
-double with the size, not quadruple).
+double with the size, not quadruple). Each figure is the median of five runs, with
+the fastest and slowest beside it.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import os
 import re
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,6 +32,7 @@ import django  # noqa: E402
 
 django.setup()
 
+from bench_runs import FIVE, runs_ms  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 
@@ -93,17 +94,39 @@ def unknown_keys_json(count: int) -> bytes:
     return json.dumps(document, separators=(",", ":")).encode()
 
 
-def refusal_seconds(raw: bytes, filename: str) -> tuple[float, int]:
-    start = time.perf_counter()
-    try:
-        load_roster_file(raw, filename)
-    except RosterFileInvalid as invalid:
-        return time.perf_counter() - start, len(invalid.problems)
-    raise SystemExit("the file was accepted: the figure would be wrong")
+def refusal(raw: bytes, filename: str) -> tuple[str, int]:
+    """The time to refuse the file, median (fastest-slowest) of five runs; and how many problems it was told."""
+    problems = []
+
+    def refuse() -> None:
+        try:
+            load_roster_file(raw, filename)
+        except RosterFileInvalid as invalid:
+            problems.append(len(invalid.problems))
+            return
+        raise SystemExit("the file was accepted: the figure would be wrong")
+
+    return f"{runs_ms(refuse):.0f} ms", max(problems)
+
+
+def add_unit_ms(client: Client, edit: str, unit_type: str):
+    """Adding a unit in the editor: median (fastest-slowest) of five additions, each to the roster's newest version."""
+    version = []
+
+    def read_version() -> None:
+        page = client.get(edit).content.decode()
+        version.append(re.search(r'name="version" value="(\d+)"', page).group(1))
+
+    def add() -> None:
+        answer = client.post(f"{edit}units/", {"unit_type": unit_type, "version": version[-1]})
+        assert answer.status_code == 302, answer.status_code
+
+    return runs_ms(add, setup=read_version)
 
 
 def main() -> None:
     print("Refusing hostile roster files (target: linear in size, well under 2 s at the 512 KB cap)")
+    print("  median of 5 runs (fastest-slowest)")
     for count in (5_000, 10_000, 45_000):
         shapes = (
             (unknown_keys_yaml, "roster.yaml", "YAML"),
@@ -112,32 +135,28 @@ def main() -> None:
         )
         for make, name, shape in shapes:
             raw = make(count)
-            seconds, problems = refusal_seconds(raw, name)
+            figure, problems = refusal(raw, name)
             label = f"{count:,} unknown keys, {shape}, {len(raw) // 1024} KB"
-            print(f"  {label:<58} {seconds * 1000:>9.0f} ms  ({problems} problems reported)")
+            print(f"  {label:<58} {figure:>20}  ({problems} problems reported)")
 
     call_command("migrate", verbosity=0)
     call_command("loadpacks", packs_dir=ROOT / "tests" / "fixtures" / "packs", verbosity=0)
     print("Refusing every reader's hostile shapes (target: time doubling with the size; at most 50 problems told)")
     for make, name, shape in READER_SHAPES:
         for kilobytes in SIZES_KB:
-            seconds, problems = refusal_seconds(make(kilobytes), name)
+            figure, problems = refusal(make(kilobytes), name)
             label = f"{shape}, {kilobytes} KB"
-            print(f"  {label:<58} {seconds * 1000:>9.0f} ms  ({problems} problems reported)")
+            print(f"  {label:<58} {figure:>20}  ({problems} problems reported)")
 
     print("Editor changes on a large roster (each checked as an import, saved in place)")
-    for count in (50, 399):
+    for count in (50, 400 - FIVE):  # the last addition fills the roster to its cap of 400 units
         client = Client()
         units = "".join("  - {unit: rifle-squad}\n" for _ in range(count))
         edit = client.post("/rosters/import/", {"text": f"game: skirmish\narmy: blue\nunits:\n{units}"})["Location"]
         page = client.get(edit).content.decode()
         unit_type = re.search(r'name="unit_type" value="(\d+)"', page).group(1)
-        version = re.search(r'name="version" value="(\d+)"', page).group(1)
-        start = time.perf_counter()
-        answer = client.post(f"{edit}units/", {"unit_type": unit_type, "version": version})
-        seconds = time.perf_counter() - start
-        assert answer.status_code == 302, answer.status_code
-        print(f"  {f'add a unit to a roster of {count} units':<58} {seconds * 1000:>9.0f} ms")
+        figure = f"{add_unit_ms(client, edit, unit_type):.0f} ms"
+        print(f"  {f'add a unit to a roster of {count}-{count + FIVE - 1} units':<58} {figure:>20}")
 
 
 if __name__ == "__main__":
