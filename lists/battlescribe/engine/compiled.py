@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from .gamedata import GameData
-from .xml_loading import DATA_SUFFIXES, load_data_files
+from .xml_loading import data_files, load_data_files
 
 T = TypeVar("T")
 CACHE_SIZE = 4
@@ -47,22 +47,13 @@ def without_collection(build: Callable[[], T]) -> T:
         return build()
 
 
-def data_files(folder: str | Path) -> list[tuple[str, bytes]]:
-    """The data files of a folder (names and bytes), in name order."""
-    return [
-        (path.name, path.read_bytes())
-        for path in sorted(Path(folder).iterdir())
-        if path.is_file() and path.name.lower().endswith(DATA_SUFFIXES)
-    ]
-
-
 def digest_of(files: list[tuple[str, bytes]]) -> str:
-    """A digest of data files' names and bytes."""
-    hasher = hashlib.sha256()
-    for name, content in files:
-        hasher.update(name.encode("utf-8") + b"\0" + len(content).to_bytes(8, "big"))
-        hasher.update(content)
-    return hasher.hexdigest()
+    """SHA-256 over the files' names and contents, in name order: the same files give the same digest."""
+    digest = hashlib.sha256()
+    for name, content in sorted(files):
+        digest.update(name.encode("utf-8") + b"\0")
+        digest.update(hashlib.sha256(content).digest())
+    return digest.hexdigest()
 
 
 def compiled(key: str, files: Callable[[], list[tuple[str, bytes]]]) -> GameData:

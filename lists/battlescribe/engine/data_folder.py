@@ -20,12 +20,12 @@ name keeps the id, as the engine's first definition of an entry wins, and the ot
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
+from .compiled import digest_of
 from .gamedata import GameData
 from .loading import Reader
 from .model import CATEGORY_LINK, ENTRY_LINK, Entry, InfoLink, Modifier
@@ -83,12 +83,8 @@ class DataFolder:
 
 
 def data_digest(files: list[DataFile]) -> str:
-    """SHA-256 over the files' names and contents, in name order: the same files give the same digest."""
-    digest = hashlib.sha256()
-    for data_file in sorted(files, key=lambda f: f.name):
-        digest.update(data_file.name.encode("utf-8") + b"\0")
-        digest.update(hashlib.sha256(data_file.content).digest())
-    return digest.hexdigest()
+    """The digest the engine's cache knows these files by (compiled.digest_of)."""
+    return digest_of([(data_file.name, data_file.content) for data_file in files])
 
 
 def is_note(path: Path) -> bool:

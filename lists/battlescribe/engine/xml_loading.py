@@ -94,14 +94,20 @@ def load_data_files(files: list[tuple[str, bytes | str]]) -> GameData:
     return GameData(system, catalogues)
 
 
+def data_files(folder: str | Path) -> list[tuple[str, bytes]]:
+    """The data files of a folder (names and bytes), in name order."""
+    return [
+        (path.name, path.read_bytes())
+        for path in sorted(Path(folder).iterdir())
+        if path.is_file() and path.name.lower().endswith(DATA_SUFFIXES)
+    ]
+
+
 def load_data_folder(folder: str | Path, catalogue_names: list[str] | None = None) -> GameData:
     """Game data from a folder of .gst/.cat files (only the named catalogues, if names are given)."""
-    files = []
-    for path in sorted(Path(folder).iterdir()):
-        if not path.name.lower().endswith(DATA_SUFFIXES):
-            continue
-        is_system = path.name.lower().endswith((".gst", ".gstz"))
-        if catalogue_names is not None and not is_system and path.name not in catalogue_names:
-            continue
-        files.append((path.name, path.read_bytes()))
+    files = [
+        (name, content)
+        for name, content in data_files(folder)
+        if catalogue_names is None or name.lower().endswith((".gst", ".gstz")) or name in catalogue_names
+    ]
     return load_data_files(files)
