@@ -55,7 +55,7 @@ def test_a_yaml_file_of_45000_unknown_keys_is_refused_at_its_first_oversized_map
     assert not Roster.objects.exists()
 
 
-def test_45000_unknown_keys_spread_over_units_are_refused_with_their_first_problems_located(client, loaded):
+def test_45000_unknown_keys_spread_over_units_are_refused_at_the_files_values_limit(client, loaded):
     unit = "  - {unit: rifle-squad, " + ", ".join(f"k{i}: 1" for i in range(199)) + "}\n"
     text = "game: skirmish\narmy: blue\nunits:\n" + unit * 226
 
@@ -63,9 +63,22 @@ def test_45000_unknown_keys_spread_over_units_are_refused_with_their_first_probl
 
     page = response.content.decode()
     assert response.status_code == 400
+    assert "more than 40,000 keys and values: no roster holds as many" in page
+    assert len(page) < len(text) + 50_000  # the text comes back to fix, with one problem
+    assert not Roster.objects.exists()
+
+
+def test_unknown_keys_spread_over_units_are_refused_with_their_first_problems_located(client, loaded):
+    unit = "  - {unit: rifle-squad, " + ", ".join(f"k{i}: 1" for i in range(199)) + "}\n"
+    text = "game: skirmish\narmy: blue\nunits:\n" + unit * 90  # 17,910 unknown keys: within the values limit
+
+    response = client.post("/rosters/import/", {"text": text})
+
+    page = response.content.decode()
+    assert response.status_code == 400
     assert "line 4, units.0.k0: Extra inputs are not permitted" in page
-    assert "and 44,924 more problems; fix these first" in page
-    assert len(page) < len(text) + 50_000  # the text comes back to fix, with 50 problems, not 45,000
+    assert "and 17,860 more problems; fix these first" in page
+    assert len(page) < len(text) + 50_000  # the text comes back to fix, with 50 problems, not 17,910
     assert not Roster.objects.exists()
 
 
