@@ -27,6 +27,7 @@ from lists.rosters import battlescribe_ids
 from lists.rosters.battlescribe_reading import (
     MAX_XML_BYTES,
     BattleScribeRefused,
+    file_cost,
     items,
     parse_xml,
     unzip,
@@ -323,15 +324,7 @@ def _file_costs(found: DataSetRoster, root: Element) -> None:
     type_id = found.points_type
 
     def own(node: Element) -> float:
-        total = 0.0
-        for cost in items(node, "costs", "cost"):
-            if type_id in (cost.get("typeId"), cost.get("costTypeId")):
-                try:
-                    value = float(cost.get("value") or 0)
-                except ValueError:
-                    continue
-                total += value if math.isfinite(value) and abs(value) < 1e9 else 0
-        return total
+        return file_cost(node, lambda cost: type_id in (cost.get("typeId"), cost.get("costTypeId")))
 
     def subtree(node: Element) -> float:
         return own(node) + sum(subtree(child) for child in items(node, "selections", "selection"))

@@ -13,6 +13,7 @@ kept to be compared with ours. See docs/roster-format.md.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from xml.etree.ElementTree import Element
 
@@ -90,17 +91,26 @@ def items(element: Element, container: str, item: str) -> list[Element]:
     return element.findall(f"{container}/{item}")
 
 
-def own_points(selection: Element) -> float:
-    """The points a selection's file gives for itself (BattleScribe 2.01 names the type costTypeId)."""
+def file_cost(selection: Element, counted: Callable[[Element], bool]) -> float:
+    """The sum of a selection's own costs in the file that `counted` takes (read to be reported, never used)."""
     total = 0.0
     for cost in items(selection, "costs", "cost"):
-        if "points" in (cost.get("typeId"), cost.get("costTypeId")) or (cost.get("name") or "").strip() == "pts":
+        if counted(cost):
             try:
                 value = float(cost.get("value") or 0)
             except ValueError:
                 continue
             total += value if math.isfinite(value) and abs(value) < 1e9 else 0
     return total
+
+
+def _is_points(cost: Element) -> bool:
+    return "points" in (cost.get("typeId"), cost.get("costTypeId")) or (cost.get("name") or "").strip() == "pts"
+
+
+def own_points(selection: Element) -> float:
+    """The points a selection's file gives for itself (BattleScribe 2.01 names the type costTypeId)."""
+    return file_cost(selection, _is_points)
 
 
 def subtree_points(selection: Element) -> float:
