@@ -5,7 +5,8 @@ Roster files (YAML, JSON, plain text, BattleScribe `.ros`/`.rosz`) are parsed
 (`resolving`) and saved or exported (`writing`); `files` is the one door every
 format comes through (a BattleScribe roster of another game than Bolt Action 2nd
 edition is read by the engine against its loaded data set, in
-`battlescribe_data_rosters`). `edits` is the editor's and API's write path,
+`battlescribe_data_rosters`; what its cards say in `battlescribe_card_content`, its
+fingerprint in `battlescribe_fingerprint`). `edits` is the editor's and API's write path,
 `sharing` the share ids and edit secrets, `fingerprint` what the organiser's
 list prints.
 

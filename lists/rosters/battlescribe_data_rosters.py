@@ -238,11 +238,19 @@ class DataSetRoster:
         return lines
 
 
-def read_data_set_roster(raw: bytes) -> DataSetRoster:
-    """A .ros/.rosz of a loaded data set, read by the engine; RosterFileInvalid names every reason it cannot be."""
+def read_data_set_roster(raw: bytes, data_set: models.BattleScribeDataSet | None = None) -> DataSetRoster:
+    """A .ros/.rosz of a loaded data set, read by the engine; RosterFileInvalid names every reason it cannot be.
+
+    The data set is the one loaded for the file's game system (`data_set_for`) unless the caller names one
+    (a stored roster is pinned to the revision it was built with)."""
     root, xml = read_root(raw)
     system_id = root.get("gameSystemId") or ""
-    data_set = data_set_for(system_id, revision_of(root))
+    if data_set is not None and data_set.game_system_id != system_id:
+        raise refused(
+            f"the roster is of game system {system_id or '(none named)'}, not {data_set.name} "
+            f"({data_set.game_system_id}): open it with that game's data"
+        )
+    data_set = data_set or data_set_for(system_id, revision_of(root))
     if data_set is None:
         name = root.get("gameSystemName") or "no name given"
         raise refused(

@@ -33,7 +33,12 @@ def content_digest(roster: RosterSnapshot, data: GameData) -> str:
 
 def fingerprint(roster: RosterSnapshot, data: GameData) -> str:
     """The printed fingerprint: 160 bits of the content digest, readable in groups (ABCD-EFGH-...)."""
-    digest = bytes.fromhex(content_digest(roster, data))[: FINGERPRINT_BITS // 8]
+    return printed(content_digest(roster, data))
+
+
+def printed(hex_digest: str) -> str:
+    """A SHA-256 digest (hex) as a fingerprint is printed: its first 160 bits in base 32, in groups of four."""
+    digest = bytes.fromhex(hex_digest)[: FINGERPRINT_BITS // 8]
     letters = base64.b32encode(digest).decode()
     return "-".join(letters[i : i + GROUP] for i in range(0, len(letters), GROUP))
 

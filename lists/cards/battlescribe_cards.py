@@ -1,0 +1,132 @@
+"""Unit cards and the organiser's list of a roster of any loaded BattleScribe data set, from the data's profiles.
+
+Each unit (a top-level selection of a force) gets a card: its costs by the game's cost type names, what
+was chosen under it, one table per profile type with the data's characteristic names as headers, and its
+rules named with their publication and page (`lists.rosters.battlescribe_card_content` says what is left
+out and why). A card is a page of the card's size; a unit whose content does not fit goes on to a second
+page headed "continued", so nothing is cut off or drawn past the card's edge.
+
+The card's size is chosen from the game's data: the widest profile type (its count of characteristics
+printed) decides between A6 landscape and A5 landscape, and tables of more than `WIDE_COLUMNS` columns
+are set in smaller type; table cells wrap (at spaces, hyphens, else anywhere), so a long value grows its
+row downwards, never out of the card.
+
+The renderer fetches nothing (the cards' locked URL fetcher and system fonts, as every card of ours).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.template.loader import render_to_string
+
+from lists import models
+from lists.cards.renderer import render_pdf
+from lists.rosters.battlescribe_card_content import (
+    UnitCard,
+    number,
+    roster_cards,
+    unit_card,
+    widest_profile,
+)
+from lists.rosters.battlescribe_data_rosters import DataSetRoster, read_data_set_roster
+from lists.rosters.battlescribe_fingerprint import battlescribe_fingerprint
+
+WIDE_COLUMNS = 6  # a table of more characteristics than this is set in smaller type
+VERY_WIDE_COLUMNS = 10
+
+
+@dataclass(frozen=True)
+class CardFormat:
+    """A card's page: its name, size (mm, landscape) and body type size (pt)."""
+
+    name: str
+    width_mm: float
+    height_mm: float
+    font_pt: float
+
+
+A6_LANDSCAPE = CardFormat("A6 landscape", 148, 105, 7.5)
+A5_LANDSCAPE = CardFormat("A5 landscape", 210, 148, 8)
+
+
+def card_format(data) -> CardFormat:
+    """A6 landscape for games whose profiles are narrow, A5 landscape for wide ones (Flames of War's)."""
+    return A5_LANDSCAPE if widest_profile(data) > WIDE_COLUMNS else A6_LANDSCAPE
+
+
+def table_class(columns: int) -> str:
+    if columns > VERY_WIDE_COLUMNS:
+        return "very-wide"
+    return "wide" if columns > WIDE_COLUMNS else ""
+
+
+def cards_html(found: DataSetRoster, cards: list[UnitCard]) -> str:
+    data = found.roster.data
+    page = card_format(data)
+    return render_to_string(
+        "cards/battlescribe_cards.html",
+        {
+            "cards": [(card, [(table, table_class(len(table.columns))) for table in card.tables]) for card in cards],
+            "page": page,
+            "game": data.game_system.name,
+            "revision": found.data_set.revision,
+            "roster_name": found.roster.name,
+        },
+    )
+
+
+def battlescribe_cards_pdf(found: DataSetRoster, summaries: dict[str, str] | None = None) -> bytes:
+    """The unit cards of a roster read by the engine, one or more card pages per unit."""
+    return render_pdf(cards_html(found, roster_cards(found.roster, summaries)))
+
+
+def list_context(found: DataSetRoster) -> dict:
+    """What the organiser's list prints: the roster, its game and data revision, units with costs, verdict."""
+    roster, data = found.roster, found.roster.data
+    document = found.verdict()
+    forces = []
+    cost_names: list[str] = []
+    for force, summary in zip(roster.all_forces(), document["forces"], strict=True):
+        rows = []
+        for top, unit in zip(force.selections, summary["units"], strict=True):
+            costs = dict(unit_card(roster, top).costs)
+            cost_names += [name for name in costs if name not in cost_names]
+            rows.append({"label": unit["label"], "entry": top.name, "number": top.number, "costs": costs})
+        catalogue = f"{force.catalogue.name} (revision {force.catalogue.revision})"
+        forces.append(
+            {"name": summary["name"], "organisation": summary["organisation"], "catalogue": catalogue, "rows": rows}
+        )
+    ordered = [c.name for c in data.cost_types if c.name in cost_names]
+    for force in forces:
+        for row in force["rows"]:
+            row["cost_values"] = [row["costs"].get(name, 0) for name in ordered]
+    totals = {c.name: number(found.roster.totals.get(c.id, 0.0)) for c in data.cost_types}
+    return {
+        "roster_name": roster.name,
+        "game": data.game_system.name,
+        "data_set": found.data_set,
+        "forces": forces,
+        "cost_names": ordered,
+        "totals": [totals.get(name, 0) for name in ordered],
+        "points_limit": document["points_limit"],
+        "unit_count": sum(len(force["rows"]) for force in forces),
+        "valid": document["valid"],
+        "findings": document["findings"],
+        "fingerprint": battlescribe_fingerprint(roster, found.data_set.digest),
+    }
+
+
+def battlescribe_list_pdf(found: DataSetRoster) -> bytes:
+    """The organiser's list of a roster read by the engine (A4), with its fingerprint."""
+    return render_pdf(render_to_string("cards/battlescribe_list.html", list_context(found)))
+
+
+def render_battlescribe_cards(roster_xml: bytes, data_set: models.BattleScribeDataSet) -> bytes:
+    """The unit cards (PDF) of a .ros/.rosz roster of `data_set`; RosterFileInvalid says why a file cannot be read."""
+    return battlescribe_cards_pdf(read_data_set_roster(roster_xml, data_set))
+
+
+def render_battlescribe_list(roster_xml: bytes, data_set: models.BattleScribeDataSet) -> bytes:
+    """The organiser's list (PDF) of a .ros/.rosz roster of `data_set`."""
+    return battlescribe_list_pdf(read_data_set_roster(roster_xml, data_set))

@@ -1,0 +1,283 @@
+"""Unit cards and the organiser's list of rosters of every BattleScribe data set a user loads.
+
+Each data set is loaded with `load_battlescribe` from ../shared (skipped where absent); a small roster is built with
+the engine from the real data, as a player clicks it together (tests/test_battlescribe_data_rosters.py's recipes),
+saved with the engine's `write_roster_xml`, and printed by `render_battlescribe_cards` / `_list`: what is checked is
+what a player sees on the page (the data's column names, the points, a rule's publication and page, the fingerprint),
+and that no text on any card runs past its edge (WeasyPrint's box tree, page by page).
+"""
+
+from __future__ import annotations
+
+import io
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from pypdf import PdfReader
+
+from lists.battlescribe.engine.info import shown_info
+from lists.battlescribe.engine.queries import Context
+from lists.battlescribe.engine.roster_files import read_roster_xml, write_roster_xml
+from lists.cards import battlescribe_cards
+from lists.models import BattleScribeDataSet
+from lists.rosters.battlescribe_data_rosters import read_data_set_roster
+from lists.rosters.battlescribe_fingerprint import battlescribe_fingerprint
+from lists.rosters.format import RosterFileInvalid
+from tests.test_battlescribe_data_rosters import GAMES, SHARED, built
+
+pytestmark = pytest.mark.django_db
+
+IDS = [folder.split("/")[1] for folder, *_ in GAMES]
+TOLERANCE_PX = 0.5
+
+
+@pytest.fixture(scope="module")
+def data_sets(django_db_setup, django_db_blocker):
+    """Every data set of ../shared the games need, loaded once for the module."""
+    with django_db_blocker.unblock():
+        loaded = {}
+        for folder, *_ in GAMES:
+            path = SHARED / folder
+            if path.is_dir():
+                call_command("load_battlescribe", str(path), stdout=StringIO())
+                loaded[folder] = BattleScribeDataSet.objects.get(source_folder__endswith=path.name)
+        yield loaded
+        BattleScribeDataSet.objects.all().delete()
+
+
+def game(data_sets, folder: str):
+    """The data set and the engine-built roster (its .ros XML) of one game, or a skip without the data."""
+    if folder not in data_sets:
+        pytest.skip(f"no data at {SHARED / folder}")
+    _, catalogue, force_entry, entries, _ = next(g for g in GAMES if g[0] == folder)
+    data_set = data_sets[folder]
+    roster = built(data_set, catalogue, force_entry, entries)
+    roster.forces[0].selections[-1].custom_name = "Second unit, named by its player"
+    roster.refresh()
+    return data_set, roster, write_roster_xml(roster).encode()
+
+
+def pdf_text(pdf: bytes) -> str:
+    """The PDF's text with every run of white space made one space."""
+    text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+    return " ".join(text.split())
+
+
+def boxes(box, cell=None):
+    """Every box under `box`, each with the table cell it stands in (or None)."""
+    from weasyprint.formatting_structure.boxes import TableCellBox
+
+    box = getattr(box, "_box", box)
+    yield box, cell
+    inner = box if isinstance(box, TableCellBox) else cell
+    for child in getattr(box, "children", ()):
+        yield from boxes(child, inner)
+
+
+def escaping_text(document) -> list[str]:
+    """Each text box that leaves its card (the page's content area, or the whole page for its header and footer)
+    or its table cell: page number, text, and by how many px."""
+    from weasyprint.formatting_structure.boxes import MarginBox, TextBox
+
+    found = []
+    for number, page in enumerate(document.pages, 1):
+        root = page._page_box
+        content = (root.content_box_x(), root.content_box_y())
+        content_edges = (*content, content[0] + root.width, content[1] + root.height)
+        page_edges = (0, 0, root.margin_width(), root.margin_height())
+        for child in root.children:
+            edges = page_edges if isinstance(child, MarginBox) else content_edges
+            for box, cell in boxes(child):
+                if not isinstance(box, TextBox) or not box.text.strip():
+                    continue
+                left, top = box.position_x, box.position_y
+                right, bottom = left + box.width, top + box.height
+                limits = [edges]
+                if cell is not None:
+                    limits.append((cell.border_box_x(), top, cell.border_box_x() + cell.border_width(), bottom))
+                for x0, y0, x1, y1 in limits:
+                    out = max(x0 - left, y0 - top, right - x1, bottom - y1)
+                    if out > TOLERANCE_PX:
+                        found.append(f"page {number}: {box.text!r} by {out:.1f}px")
+    return found
+
+
+def laid_out(html: str):
+    """The document WeasyPrint lays out for the cards' HTML, with the cards' stylesheet and locked fetcher."""
+    from weasyprint import HTML
+
+    from lists.cards.renderer import _make_fetcher, _stylesheet
+
+    css, fonts = _stylesheet()
+    return HTML(string=html, url_fetcher=_make_fetcher()).render(stylesheets=[css], font_config=fonts)
+
+
+@pytest.mark.parametrize("folder", [g[0] for g in GAMES], ids=IDS)
+def test_every_games_cards_keep_their_text_inside_the_card(data_sets, folder):
+    data_set, roster, xml = game(data_sets, folder)
+    found = read_data_set_roster(xml, data_set)
+    cards = battlescribe_cards.roster_cards(found.roster)
+    document = laid_out(battlescribe_cards.cards_html(found, cards))
+
+    assert escaping_text(document) == []
+    page = document.pages[0]._page_box
+    size = battlescribe_cards.card_format(roster.data)
+    assert round(page.margin_width() * 25.4 / 96) == size.width_mm
+    assert len(document.pages) >= len(cards) == sum(len(f.selections) for f in roster.forces)
+    text = pdf_text(battlescribe_cards.render_battlescribe_cards(xml, data_set))
+    assert "Second unit, named by its player" in text
+    assert data_set.name in text
+
+
+def test_the_check_finds_text_running_past_a_card():
+    html = (
+        "<html><head><style>@page { size: 148mm 105mm; margin: 5mm }</style></head><body>"
+        '<p style="white-space: nowrap">' + "Cross Country Dash " * 12 + "</p>"
+        '<table style="width: 40mm; table-layout: fixed"><tr><td style="width: 10mm">Counterattack</td><td>x</td></tr>'
+        "</table></body></html>"
+    )
+    found = escaping_text(laid_out(html))
+    assert any("Cross Country Dash" in line for line in found)
+    assert any("Counterattack" in line for line in found)
+
+
+def test_wide_profiles_are_printed_on_a_wider_card_in_smaller_type(data_sets):
+    flames = game(data_sets, "bsdata/flamesofwar")[1].data
+    konflikt = game(data_sets, "bsdata/konflikt47")[1].data
+    assert battlescribe_cards.card_format(flames) == battlescribe_cards.A5_LANDSCAPE
+    assert battlescribe_cards.card_format(konflikt) == battlescribe_cards.A6_LANDSCAPE
+    assert battlescribe_cards.table_class(12) == "very-wide" and battlescribe_cards.table_class(4) == ""
+
+
+def test_a_flames_of_war_card_heads_its_tables_with_the_datas_characteristics_and_shows_the_points(data_sets):
+    data_set, roster, xml = game(data_sets, "bsdata/flamesofwar")
+    company = roster.forces[0].selections[-2]
+    shown = {}
+    for selection in company.walk():
+        for profile in shown_info(roster.data, selection.option.sources, Context.of_selection(roster, selection))[0]:
+            shown.setdefault(profile.type_name, [c[0] for c in profile.characteristics])
+    points = int(sum(s.costs[roster.data.cost_types[0].id] for s in company.walk()))
+    assert {"Tank Unit", "Weapon"} <= set(shown) and points > 0
+
+    found = read_data_set_roster(xml, data_set)
+    document = laid_out(battlescribe_cards.cards_html(found, battlescribe_cards.roster_cards(found.roster)))
+    first_card = [" ".join(b.text for b, _ in boxes(p._page_box) if hasattr(b, "text")) for p in document.pages][0]
+    headers = header_texts(document.pages[0])
+
+    assert f"{points} pts" in first_card
+    assert company.name in first_card
+    for type_name, characteristics in shown.items():
+        assert [squeeze(name) for name in (type_name, *characteristics)] in headers
+
+
+def header_texts(page) -> list[list[str]]:
+    """Each table's header cells on a page, without white space (a header wrapped over lines, at a space or within
+    a word, is one name again)."""
+    from weasyprint.formatting_structure.boxes import TableCellBox, TableRowGroupBox, TextBox
+
+    rows = []
+    for group, _ in boxes(page._page_box):
+        if isinstance(group, TableRowGroupBox) and group.element_tag == "thead":
+            for row in group.children:
+                cells = [cell for cell in row.children if isinstance(cell, TableCellBox)]
+                rows.append(["".join(b.text for b, _ in boxes(cell) if isinstance(b, TextBox)) for cell in cells])
+    return [[squeeze(name) for name in row] for row in rows]
+
+
+def squeeze(text: str) -> str:
+    """Text without white space or the hyphens WeasyPrint adds where it breaks a word (U+2010)."""
+    return "".join(text.replace("\u2010", "").split())
+
+
+def words_of(text: str, count: int = 12) -> str:
+    """A run of `count` words from the middle of a text (the length tests/test_copied_text.py looks for)."""
+    words = text.split()
+    start = max(0, (len(words) - count) // 2)
+    return " ".join(words[start : start + count])
+
+
+def test_a_konflikt_47_card_names_its_rules_publication_and_page_never_their_text(data_sets):
+    data_set, roster, xml = game(data_sets, "bsdata/konflikt47")
+    officer = next(s for s in roster.forces[0].selections if s.name == "Officer")
+    rules = [
+        rule
+        for selection in officer.walk()
+        for rule in shown_info(roster.data, selection.option.sources, Context.of_selection(roster, selection))[1]
+        if rule.page and rule.publication_id and len(rule.description.split()) >= 24
+    ]
+    assert rules, "the Officer has a rule with a page, a publication and a description in the data"
+    rule = rules[0]
+    publication = roster.data.publications[rule.publication_id].name
+
+    text = pdf_text(battlescribe_cards.render_battlescribe_cards(xml, data_set))
+
+    assert f"{rule.name} {publication}, p. {rule.page}" in text  # e.g. Snap to Action Konflikt 47: Resurgence, p. 29
+    assert words_of(rule.description) not in text
+    assert " ".join(rule.description.split()[:4]) not in text
+
+
+def test_prose_in_a_profile_is_left_out_and_a_profile_of_prose_only_is_named_like_a_rule(data_sets):
+    data_set, roster, xml = game(data_sets, "community-data/ba3-afrika-korps")
+    squad = roster.forces[0].selections[-1]
+    profiles = [
+        profile
+        for selection in squad.walk()
+        for profile in shown_info(roster.data, selection.option.sources, Context.of_selection(roster, selection))[0]
+    ]
+    # The community data's free-text characteristics (up to 295 words a value across the data set).
+    prose = [c[2] for p in profiles for c in p.characteristics if c[0] in ("Rules and options", "Description")]
+    prose_only = [p for p in profiles if p.type_name == "Special Rule"]
+    assert prose and prose_only
+
+    text = pdf_text(battlescribe_cards.render_battlescribe_cards(xml, data_set))
+
+    assert "Rules and options" not in text and "Army Book Unit Period" in text
+    for value in prose:
+        assert " ".join(value.split()) not in text
+    for profile in prose_only:
+        assert f"{profile.name} (Special Rule)" in text
+
+
+def test_the_organisers_list_shows_the_units_total_verdict_and_a_fingerprint_that_survives_a_new_save(data_sets):
+    data_set, roster, xml = game(data_sets, "bsdata/battlegroup")
+    found = read_data_set_roster(xml, data_set)
+    printed = battlescribe_fingerprint(found.roster, data_set.digest)
+    points = found.verdict()["points"]
+
+    text = pdf_text(battlescribe_cards.render_battlescribe_list(xml, data_set))
+
+    assert f"Fingerprint: {printed}" in text
+    assert f"Total: 3 units {points}" in text and points > 0
+    assert ("Legal" if found.verdict()["valid"] else "Not legal") in text
+    assert f"{data_set.name} revision {data_set.revision}" in text
+    assert "Second unit, named by its player" in text
+    # Saved again (new instance ids), it keeps its fingerprint; a changed count or another data set changes it.
+    again = read_roster_xml(roster.data, write_roster_xml(read_roster_xml(roster.data, xml)))
+    assert battlescribe_fingerprint(again, data_set.digest) == printed
+    assert battlescribe_fingerprint(again, "0" * 64) != printed
+    again.forces[0].selections[-1].custom_name = "Renamed"
+    assert battlescribe_fingerprint(again, data_set.digest) != printed
+
+
+def test_a_roster_of_another_game_is_refused_naming_both(data_sets):
+    flames = game(data_sets, "bsdata/flamesofwar")[0]
+    _, _, xml = game(data_sets, "bsdata/konflikt47")
+    with pytest.raises(RosterFileInvalid) as refused:
+        battlescribe_cards.render_battlescribe_cards(xml, flames)
+    assert "not Flames of War v4" in str(refused.value.problems[0].message)
+
+
+def test_the_command_writes_the_cards_and_the_list_beside_the_roster(data_sets, tmp_path):
+    _, _, xml = game(data_sets, "bsdata/team-yankee")
+    roster = tmp_path / "abrams.ros"
+    roster.write_bytes(
+        xml.replace(b'name="Team Yankee', b'name="&lt;img src=&quot;http://example.com/x.png&quot;&gt; Team Yankee', 1)
+    )
+    call_command("battlescribe_cards", str(roster), stdout=StringIO())
+    call_command("battlescribe_cards", str(roster), "--list", stdout=StringIO())
+
+    cards = pdf_text((tmp_path / "abrams-cards.pdf").read_bytes())
+    listed = pdf_text((tmp_path / "abrams-list.pdf").read_bytes())
+    assert "M1A1 Abrams Combat Team" in cards and "Fingerprint:" in listed
+    assert '<img src="http://example.com/x.png">' in listed  # printed as text: nothing is fetched
