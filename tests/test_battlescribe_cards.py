@@ -239,6 +239,18 @@ def test_prose_in_a_profile_is_left_out_and_a_profile_of_prose_only_is_named_lik
         assert f"{profile.name} (Special Rule)" in text
 
 
+def test_a_squads_weapons_are_counted_once_per_man_who_carries_one(data_sets):
+    data_set, roster, xml = game(data_sets, "community-data/ba3-soviet-union")
+    squad = roster.forces[0].selections[-1]
+    men = {s.name: s.number for s in squad.children if s.type == "model"}
+    assert men == {"NCO": 1, "Rifleman": 4}  # the Rifle Squad as the data first makes it
+
+    text = pdf_text(battlescribe_cards.render_battlescribe_cards(xml, data_set))
+
+    assert "4× Rifleman, 5× Rifle" in text
+    assert "Weapon Range Shots Pen Special Rules Rifle ×5 24" in text
+
+
 def test_the_organisers_list_shows_the_units_total_verdict_and_a_fingerprint_that_survives_a_new_save(data_sets):
     data_set, roster, xml = game(data_sets, "bsdata/battlegroup")
     found = read_data_set_roster(xml, data_set)

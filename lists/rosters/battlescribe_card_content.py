@@ -14,9 +14,11 @@ named like a rule.
 
 from __future__ import annotations
 
+import weakref
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
+from typing import TypeVar
 
 from lists.battlescribe.engine import GameData, Roster
 from lists.battlescribe.engine.elements import Selection
@@ -96,7 +98,22 @@ def all_profiles(data: GameData) -> list[Profile]:
     return found
 
 
-@cache
+T = TypeVar("T")
+
+
+def per_data(compute: Callable[[GameData], T]) -> Callable[[GameData], T]:
+    """`compute` once per game data, forgotten with it (the compiled data's cache may drop a revision)."""
+    known: weakref.WeakKeyDictionary[GameData, T] = weakref.WeakKeyDictionary()
+
+    def once(data: GameData) -> T:
+        if data not in known:
+            known[data] = compute(data)
+        return known[data]
+
+    return once
+
+
+@per_data
 def prose_columns(data: GameData) -> frozenset[tuple[str, str]]:
     """The (profile type, characteristic) pairs of the data whose values are prose (see the module)."""
     long: Counter[tuple[str, str]] = Counter()
@@ -109,7 +126,7 @@ def prose_columns(data: GameData) -> frozenset[tuple[str, str]]:
     return frozenset(key for key, total in every.items() if long[key] >= max(1, total * PROSE_SHARE))
 
 
-@cache
+@per_data
 def widest_profile(data: GameData) -> int:
     """The most characteristics any profile type of the data prints (prose ones are not printed)."""
     prose = prose_columns(data)
@@ -134,15 +151,19 @@ def short_value(value: str, where: str) -> str:
 
 
 def _unit_selections(top: Selection) -> list[tuple[Selection, int]]:
-    """The unit and everything under it that is shown, each with how many of it the unit holds."""
+    """The unit and everything under it that is shown, each with how many of it the unit holds.
+
+    A child's number is already the unit's whole count of it (four riflemen's rifles: number 4), as
+    BattleScribe writes it; the unit itself counts once (its own number is printed beside its name).
+    """
     found = []
-    pending = [(top, 1)]
+    pending = [top]
     while pending:
-        selection, times = pending.pop(0)
+        selection = pending.pop(0)
         if selection.hidden:
             continue
-        found.append((selection, times))
-        pending += [(child, times * child.number) for child in selection.children]
+        found.append((selection, 1 if selection is top else selection.number))
+        pending += selection.children
     return found
 
 
