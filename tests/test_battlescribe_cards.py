@@ -215,6 +215,11 @@ def test_a_konflikt_47_card_names_its_rules_publication_and_page_never_their_tex
     assert f"{rule.name} {publication}, p. {rule.page}" in text  # e.g. Snap to Action Konflikt 47: Resurgence, p. 29
     assert words_of(rule.description) not in text
     assert " ".join(rule.description.split()[:4]) not in text
+    # Where we have written a line of our own for a rule, the card prints it beside the name.
+    ours = {rule.name: "our own one-line reminder"}
+    found = read_data_set_roster(xml, data_set)
+    with_line = pdf_text(battlescribe_cards.battlescribe_cards_pdf(found, ours))
+    assert f"{rule.name}: our own one-line reminder {publication}, p. {rule.page}" in with_line
 
 
 def test_prose_in_a_profile_is_left_out_and_a_profile_of_prose_only_is_named_like_a_rule(data_sets):
