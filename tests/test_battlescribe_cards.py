@@ -24,7 +24,7 @@ from lists.models import BattleScribeDataSet
 from lists.rosters.battlescribe_data_rosters import read_data_set_roster
 from lists.rosters.battlescribe_fingerprint import battlescribe_fingerprint
 from lists.rosters.format import RosterFileInvalid
-from tests.test_battlescribe_data_rosters import GAMES, SHARED, built
+from tests.test_battlescribe_data_rosters import DAK_ROSTER, GAMES, SHARED, built
 
 pytestmark = pytest.mark.django_db
 
@@ -128,6 +128,19 @@ def test_every_games_cards_keep_their_text_inside_the_card(data_sets, folder):
     text = pdf_text(battlescribe_cards.render_battlescribe_cards(xml, data_set))
     assert "Second unit, named by its player" in text
     assert data_set.name in text
+
+
+def test_a_roster_the_community_wrote_prints_a_card_per_unit_and_its_996_points(data_sets):
+    if "community-data/ba3-afrika-korps" not in data_sets or not DAK_ROSTER.is_file():
+        pytest.skip(f"no roster at {DAK_ROSTER}")
+    data_set = data_sets["community-data/ba3-afrika-korps"]
+    found = read_data_set_roster(DAK_ROSTER.read_bytes(), data_set)
+    cards = battlescribe_cards.roster_cards(found.roster)
+    document = laid_out(battlescribe_cards.cards_html(found, cards))
+
+    assert len(cards) == 10 and escaping_text(document) == []
+    listed = pdf_text(battlescribe_cards.battlescribe_list_pdf(found))
+    assert "Total: 10 units 996 / 1000" in listed  # "DAK Starter Army - 996pts"
 
 
 def test_the_check_finds_text_running_past_a_card():
