@@ -179,7 +179,8 @@ class TestEveryForceOfferedCanBeFilled:
         sicily = Army.objects.get(key="italy-1943-the-defence-of-sicily")
         data = game_data(sicily.system)
         offered = [data.organisations[o].name for o in data.organisations_for(sicily.id)]
-        assert "Reinforced Platoon 2" in offered and "Reinforced Platoon" not in offered
+        assert "Reinforced Platoon" not in offered
+        assert offered[0] == "Reinforced Platoon 2"  # the force a new roster of the list starts with
 
     def test_an_italian_platoon_of_a_tenente_and_two_sections_is_legal(self, tmp_path):
         units = [
