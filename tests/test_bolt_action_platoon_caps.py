@@ -194,6 +194,22 @@ class TestEveryForceOfferedCanBeFilled:
         code, result, err = validate(tmp_path, units, army=sicily)
         assert code != 0 and "Reinforced Platoon 2" in err
 
+    def test_an_italian_platoon_takes_a_truck_per_infantry_unit_and_no_more(self, tmp_path):
+        """BA2 - Armies of Italy.cat, Reinforced Platoon 2's Transports (4068-c059-a663-3792) name no figure."""
+        units = [
+            "{unit: italy-tenente-first-lieutenant, quality: Regular}",
+            "{unit: italy-infantry-section, quality: Regular}",
+            "{unit: italy-infantry-section, quality: Regular}",
+        ]
+        truck = "{unit: italy-truck-2, quality: Regular}"
+        sicily = "1943: The Defence of Sicily (Armies of Italy)"
+        _, allowed, _ = validate(tmp_path, [*units, truck, truck, truck], sicily, "Reinforced Platoon 2")
+        assert errors(allowed) == []
+        code, over, _ = validate(tmp_path, [*units, truck, truck, truck, truck], sicily, "Reinforced Platoon 2")
+        [(finding_code, message)] = errors(over)
+        assert (code, finding_code) == (1, "org.ratio")
+        assert message.startswith("Transports: the roster has 4") and "allows 3" in message
+
     def test_the_warlords_list_keeps_its_platoon_led_by_its_warlord(self):
         from lists.models import Army
 
@@ -202,3 +218,12 @@ class TestEveryForceOfferedCanBeFilled:
         offered = {data.organisations[o].name: o for o in data.organisations_for(warlords.id)}
         fielded = data.organisations[offered["Reinforced Platoon"]].in_army(warlords.key)
         assert next(s for s in fielded.slots if s.key == "lieutenant").min == 0
+
+    def test_a_warlord_leads_his_platoon_with_no_lieutenant_asked_for(self, tmp_path):
+        """BA2 - Armies of China.cat, Warlord (link 5589-ecf3-6df2-b5e9): one per Reinforced Platoon in the
+        Warlords list (constraint 44da-054d-b4e7-f1f4); the list shows no lieutenant."""
+        squad = "{unit: china-conscript-squad, quality: Inexperienced}"
+        _, led, _ = validate(tmp_path, ["{unit: china-warlord}", squad], "Warlords Reinforced Platoon")
+        assert not [m for _, m in errors(led) if "Lieutenant" in m or "Warlord" in m]
+        _, unled, _ = validate(tmp_path, [squad, squad], "Warlords Reinforced Platoon")
+        assert [c for c, m in errors(unled) if "Warlord" in m] == ["org.missing"]
