@@ -137,11 +137,11 @@ def test_a_theatre_limits_a_squad_the_others_leave_unlimited(tmp_path):
     while "1940-41: The War in Africa, East Africa" (27ad-f9b1-e2dd-4a22) is chosen."""
     section = "{unit: italy-infantry-section, quality: Regular}"
     east_africa = "italy-1940-41-the-war-in-africa-east-africa"
-    _, result = validate(tmp_path, platoon("1a", section, section), army=east_africa)
+    _, result = validate(tmp_path, italian_platoon(section, section), army=east_africa)
     too_many = [message for code, message in errors(result) if code == "org.too_many"]
     # The entry's most binds the section kinds it holds together: the force's limit for the entry.
     assert any("has 2 Infantry Section" in message and "may have 1" in message for message in too_many)
-    _, result = validate(tmp_path, platoon("1a", section, section), army="italy-1943-the-defence-of-sicily")
+    _, result = validate(tmp_path, italian_platoon(section, section), army="italy-1943-the-defence-of-sicily")
     assert not [message for code, message in errors(result) if "Infantry Section" in message and code == "org.too_many"]
 
 

@@ -8,6 +8,7 @@ an override of the data, or a reading of it.
 """
 
 import importlib.util
+import json
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -135,3 +136,21 @@ def test_errors_are_the_same_counted_through_the_index_or_walked(side_by_side, m
 @contextmanager
 def walking_pass(roster):
     yield
+
+
+def test_the_data_caps_no_tanks_in_a_reinforced_platoon_where_the_packs_take_the_rulebooks_one(side_by_side):
+    """The recorded difference (docs/battlescribe.md, Readings; overrides.yaml, organisation_facts): the game
+    system's platoon (efef-703c-d244-559f) limits neither its tank slot (c379-4700-0446-a712) nor its armoured
+    car slot (8568-c74f-c47d-7772), so the engine finds nothing wrong with two of each; the packs do."""
+    module, data, pack = side_by_side
+    army = module.ArmyRoster(data, pack, "germany-1944-normandy")
+    for unit in ("germany-panzer-iv-ausf-g-h-j", "germany-jagdpanzer-iv", "germany-sdkfz-222-light-armoured-car") * 2:
+        assert army.add_unit(unit, "regular") is not None
+    army.roster.refresh()
+    capped_slots = {"c379-4700-0446-a712", "8568-c74f-c47d-7772"}
+    assert not [e for e in roster_errors(army.roster) if e.entry_id in capped_slots or "Tank" in e.message]
+    text = (module.ARMIES / "shared.yaml").read_text()
+    organisations = json.loads(text[text.index("{") :])["organisations"]
+    platoon = next(o for o in organisations if o["key"] == "bs-reinforced-platoon")
+    limits = {s["source_id"]: s.get("max") for s in platoon["slots"] if s.get("source_id") in capped_slots}
+    assert limits == {slot: 1 for slot in capped_slots}

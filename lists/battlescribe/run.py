@@ -10,6 +10,7 @@ import yaml
 from lists.battlescribe.converter import Converter
 from lists.battlescribe.entry_ids import FILE_NAME, entry_ids
 from lists.battlescribe.nodes import Report
+from lists.battlescribe.offered_forces import offer_fillable
 from lists.battlescribe.organisation_facts import apply_facts
 from lists.battlescribe.overrides import Applied, apply_overrides, load_overrides
 from lists.battlescribe.pack_writer import PackWriter
@@ -57,6 +58,7 @@ def import_data(
     category_keys = {category["name"]: category["key"] for category in converter.categories.values()}
     organisations = [o for content in files.values() for o in content.get("organisations", [])]
     facts = apply_facts(organisations, corrections.organisation_facts, category_keys)
+    offered = offer_fillable(organisations, files)
     files["shared.yaml"]["errata"] = [
         {
             "where": f"{a.override.file or 'every file'}: {a.override.id or a.override.field}",
@@ -79,12 +81,12 @@ def import_data(
         (out_dir / name).write_text(header + json.dumps(content, indent=1, ensure_ascii=False) + "\n")
     # The ids a BattleScribe roster file names (lists/rosters/battlescribe_reading.py); compact, as it is large.
     (out_dir / FILE_NAME).write_text(json.dumps(entry_ids(converter, files), separators=(",", ":")) + "\n")
-    text = report_text(converter.report, applied, facts)
+    text = report_text(converter.report, applied, facts, offered)
     (out_dir / REPORT_NAME).write_text(text)
     return converter.report, text
 
 
-def report_text(report: Report, applied: list[Applied], facts: list[dict] = ()) -> str:
+def report_text(report: Report, applied: list[Applied], facts: list[dict] = (), offered: list[dict] = ()) -> str:
     """The import report: counts, patterns not carried, every skipped entry and every override."""
     counts = report.counts
     total, converted = counts["entries a player can add"], counts["entries converted"]
@@ -103,6 +105,14 @@ def report_text(report: Report, applied: list[Applied], facts: list[dict] = ()) 
         lines.append(f"| {item.count} | {o.field} | {o.source_value} | {o.used_value} | {o.reason.strip()}{note} |")
     lines += ["", "## Rulebook facts the data lacks", "", "| where | data | used | why |", "|---|---|---|---|"]
     lines += [f"| {f['where']} | {f['source_value']} | {f['used_value']} | {f['reason']} |" for f in facts]
+    lines += [
+        "",
+        f"## Forces a list cannot fill ({len(offered)})",
+        "",
+        "| force | army list | outcome |",
+        "|---|---|---|",
+    ]
+    lines += [f"| {o['organisation']} | {o['army']} | {o['outcome']} |" for o in offered]
     no_effect = sorted(set(report.no_effect))
     lines += ["", f"## Data with no effect in BattleScribe ({len(no_effect)})", ""]
     lines += ["Modifiers BattleScribe never applies: left out, as it leaves them out.", ""]

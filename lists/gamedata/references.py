@@ -290,6 +290,8 @@ class _ReferenceCheck:
             self.need(located, f"{path}.ranks_counted.{index}", rank, "officer_ranks", "officer rank")
         for army_key in slot.max_in:
             self.need(located, f"{path}.max_in", army_key, "armies", "army")
+        for army_key in slot.min_in:
+            self.need(located, f"{path}.min_in", army_key, "armies", "army")
         if slot.requires_setting is not None and slot.requires_setting not in self.setting_keys:
             self.error(located, f"{path}.requires_setting", f"unknown roster setting {slot.requires_setting!r}")
         for bound in ("min", "max"):

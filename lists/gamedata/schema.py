@@ -274,6 +274,9 @@ class Slot(Strict):
     # Army lists whose own most differs (the Italian catalogue's Infantry slot: four in some theatres, three
     # in one); `max` holds for the others.
     max_in: dict[Key, NonNegativeInt] = {}
+    # Army lists whose own least differs (the Warlords list's Warlord leads its platoon, where the rulebook
+    # asks for a Lieutenant); `min` holds for the others.
+    min_in: dict[Key, NonNegativeInt] = {}
     officer_ranks: list[Key] = []
     # Only units led by an officer of these ranks count in the slot (the platoon's Lieutenant); empty: all.
     ranks_counted: list[Key] = []

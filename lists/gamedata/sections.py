@@ -367,6 +367,7 @@ def _slot_info(slot: dict) -> SlotInfo:
         min=slot.get("min", 0),
         max=slot.get("max"),
         max_in=slot.get("max_in", {}),
+        min_in=slot.get("min_in", {}),
         officer_ranks=tuple(slot.get("officer_ranks", [])),
         ranks_counted=tuple(slot.get("ranks_counted", [])),
         half_choice_at_most_points=slot.get("half_choice_at_most_points"),

@@ -238,6 +238,7 @@ class SlotInfo:
     min: int | dict = 0
     max: int | dict | None = None
     max_in: dict[str, int] = field(default_factory=dict)  # army key -> the slot's most in that list
+    min_in: dict[str, int] = field(default_factory=dict)  # army key -> the slot's least in that list
     officer_ranks: tuple[str, ...] = ()
     ranks_counted: tuple[str, ...] = ()  # only units led by an officer of these ranks count (empty: all)
     half_choice_at_most_points: int | None = None
@@ -253,11 +254,13 @@ class OrganisationInfo:
     category_names: dict[str, str] = field(default_factory=dict)
 
     def in_army(self, army_key: str) -> OrganisationInfo:
-        """The organisation as this army list fields it: each slot with the list's own most (`max_in`)."""
-        if not any(army_key in slot.max_in for slot in self.slots):
+        """The organisation as this army list fields it: each slot with the list's own most and least
+        (`max_in`, `min_in`)."""
+        if not any(army_key in slot.max_in or army_key in slot.min_in for slot in self.slots):
             return self
         slots = tuple(
-            replace(slot, max=slot.max_in[army_key]) if army_key in slot.max_in else slot for slot in self.slots
+            replace(slot, max=slot.max_in.get(army_key, slot.max), min=slot.min_in.get(army_key, slot.min))
+            for slot in self.slots
         )
         return replace(self, slots=slots)
 
