@@ -73,6 +73,7 @@ class SpecialRule(PackRow):
     purchase = models.JSONField(default=dict, blank=True)
     reminder = models.CharField(max_length=200, blank=True)  # the line printed on unit cards
     applies_to = models.JSONField(null=True, blank=True)  # army rules: the units it is printed on; null: all
+    modifies = models.JSONField(default=list, blank=True)  # notes on the weapon lines it changes (pack_schema)
     source_id = models.CharField(max_length=80, blank=True)  # the BattleScribe entry id, for converted data
 
     class Meta(PackRow.Meta):

@@ -63,6 +63,7 @@ def rule_info(rule: models.SpecialRule, system: models.GameSystem) -> RuleInfo:
         reminder=rule.reminder,
         source=source_label(rule, system),
         applies_to=rule.applies_to,
+        modifies=tuple(rule.modifies or ()),
         document=(rule.source or {}).get("document", ""),
         section=(rule.source or {}).get("section", ""),
     )

@@ -162,6 +162,7 @@ def _write_rules(pack: Pack, scope: dict) -> dict:
                 "takes_value": r.takes_value,
                 "purchase": _dump(r.purchase) if r.purchase else {},
                 "applies_to": _dump(r.applies_to),
+                "modifies": [_dump(note) for note in r.modifies],
                 "reminder": r.reminder or "",
                 "source_id": r.source_id or "",
             }
@@ -337,11 +338,21 @@ def _write_armies(pack: Pack, scope: dict, rules: dict) -> dict:
         ],
     )
     army_list = pack.items("armies")
-    _relink(models.Army.rules, [(armies[(a.key,)], [rules[(key,)] for key in a.rules]) for a in army_list])
+    by_key = {a.key: a for a in army_list}
+    _relink(
+        models.Army.rules, [(armies[(a.key,)], [rules[(key,)] for key in army_rules(a, by_key)]) for a in army_list]
+    )
     _relink(
         models.Army.borrows_from, [(armies[(a.key,)], [armies[(key,)] for key in a.borrows_from]) for a in army_list]
     )
     return armies
+
+
+def army_rules(army, armies_by_key: dict) -> list[str]:
+    """An army's rules: those of the army it takes its national rules from (less those it leaves out), then its own."""
+    parent = armies_by_key.get(army.rules_from) if army.rules_from else None
+    national = [key for key in (parent.rules if parent else []) if key not in army.rules_left_out]
+    return list(dict.fromkeys([*national, *army.rules]))
 
 
 def _write_units(pack: Pack, scope: dict, armies: dict, unit_categories: dict, ranks: dict) -> dict:
