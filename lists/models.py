@@ -216,6 +216,8 @@ class Army(PackRow):
     borrows_from = models.ManyToManyField("self", blank=True, symmetrical=False)
     borrow_note = models.TextField(blank=True)
     borrow_units = models.JSONField(default=list, blank=True)  # unit keys; empty: every unit borrowed
+    # Sets of national rules of which a player takes one (which book's): [{"name", "rules": [keys]}]
+    rule_choices = models.JSONField(default=list, blank=True)
     shared = models.BooleanField(default=False)  # units open to every army of the system
     source = models.JSONField(default=dict)
     source_id = models.CharField(max_length=80, blank=True)  # the BattleScribe entry id, for converted data

@@ -170,3 +170,20 @@ def test_the_generated_packs_name_the_german_theatre_lists_nation():
     assert normandy["rules_from"] == "germany"
     assert "rules" not in normandy and "rules_left_out" not in normandy
     assert "bs-hitlers-buzzsaw" in next(a for a in germany["armies"] if a["key"] == "germany")["rules"]
+
+
+def test_an_italian_theatre_list_offers_its_nations_sets_of_national_rules_to_choose_from(client):
+    """BA2 - Armies of Italy.cat: the root "National Rules" entry (8f80-10da-f5d2-d3e5) takes one of Western
+    Desert, Case Blue, Armies of Italy and the Axis, Soft Underbelly; Western Desert's shows Avanti! in every list."""
+    army = Army.objects.filter(system__key="bolt-action-2e", key__startswith="italy-").exclude(key="italy").first()
+    text = page_text(client.get(f"/games/bolt-action-2e/armies/{army.key}/").content.decode())
+    api = client.get(f"/api/games/bolt-action-2e/armies/{army.key}/").json()
+
+    choices = text[text.index("National rules: one set to choose") : text.index("Units")]
+    assert "Western Desert" in choices and "Avanti!" in choices and "Soft Underbelly" in choices
+    assert [choice["name"] for choice in api["rule_choices"]] == [
+        "Western Desert",
+        "Case Blue",
+        "Armies of Italy and the Axis",
+        "Soft Underbelly",
+    ]

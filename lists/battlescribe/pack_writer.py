@@ -252,6 +252,7 @@ class PackWriter:
                 "name": army.name,
                 "summary": "Every unit of the catalogue; pick one of its theatre selector lists for a legal army list.",
                 "rules": rules.national,
+                **({"rule_choices": rules.choices} if rules.choices else {}),
                 "source": {"document": "bsdata", "section": catalogue.name},
                 "source_id": army.source_id,
             }

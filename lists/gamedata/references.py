@@ -159,6 +159,9 @@ class _ReferenceCheck:
             for index, army_key in enumerate(army.borrows_from):
                 self.need(located, f".borrows_from.{index}", army_key, "armies", "army")
             self.rules_from(located, army)
+            for c_index, choice in enumerate(army.rule_choices):
+                for index, rule_key in enumerate(choice.rules):
+                    self.need(located, f".rule_choices.{c_index}.rules.{index}", rule_key, "rules", "rule")
             borrowable = set().union(*(units_by_army.get(key, set()) for key in army.borrows_from))
             for index, unit_key in enumerate(army.borrow_units):
                 if unit_key not in borrowable:

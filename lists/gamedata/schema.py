@@ -247,6 +247,13 @@ class Capacity(Strict):
     source: SourceRef
 
 
+class RuleChoice(Strict):
+    """One of the sets of national rules an army's player chooses between (which book's rules)."""
+
+    name: Name
+    rules: list[Key] = Field(min_length=1)
+
+
 class Army(Strict):
     key: Key
     name: Name
@@ -255,6 +262,7 @@ class Army(Strict):
     # A theatre list of a nation: it has that army's rules too (its national rules), less `rules_left_out`.
     rules_from: Key | None = None
     rules_left_out: list[Key] = []  # national rules the list does not have (the source shows them elsewhere)
+    rule_choices: list[RuleChoice] = []  # sets of national rules the player takes one of (a list: its nation's)
     borrows_from: list[Key] = []
     borrow_units: list[Key] = []  # which units of the borrowed armies (empty: all of them)
     shared: bool = False  # its units are open to every army of the system (general transport...)

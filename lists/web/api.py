@@ -169,6 +169,7 @@ def army(request: HttpRequest, system_key: str, army_key: str) -> JsonResponse:
             "name": army.name,
             "summary": army.summary,
             "rules": [_rule_dict(system, rule) for rule in army.rules.all()],  # national and theatre rules
+            "rule_choices": army.rule_choices,  # sets of national rules a player takes one of (rule keys)
             "borrows_from": [
                 {"key": a.key, "name": a.name, "url": _url("army", system.key, a.key)} for a in army.borrows_from.all()
             ],

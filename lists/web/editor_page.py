@@ -80,6 +80,16 @@ def army_rules(data: GameData, army_id: int) -> list[RuleInfo]:
     return [data.system.rules[key] for key in (army.rules if army else ()) if key in data.system.rules]
 
 
+def army_rule_choices(data: GameData, army_id: int) -> list[dict]:
+    """The sets of national rules the roster's player takes one of, each with its rules."""
+    army = data.armies.get(army_id)
+    rules = data.system.rules
+    return [
+        {"name": choice["name"], "rules": [rules[key] for key in choice["rules"] if key in rules]}
+        for choice in (army.rule_choices if army else ())
+    ]
+
+
 def editor_context(
     roster: models.Roster,
     secret: str | None,
@@ -130,6 +140,7 @@ def editor_context(
         "edit_url": reverse("lists:edit", args=[secret]) if secret else None,
         "rules": data.system.rules,
         "army_rules": army_rules(data, roster.army_id),
+        "rule_choices": army_rule_choices(data, roster.army_id),
         "fingerprint": issue(roster, snapshot, data, verdict),
         "errors": errors or [],
         "conflict": conflict,
