@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('lists', '0024_submission_stored_verdict'),
+        ("lists", "0024_submission_stored_verdict"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='army',
-            name='rule_choices',
+            model_name="army",
+            name="rule_choices",
             field=models.JSONField(blank=True, default=list),
         ),
         migrations.AddField(
-            model_name='specialrule',
-            name='modifies',
+            model_name="specialrule",
+            name="modifies",
             field=models.JSONField(blank=True, default=list),
         ),
     ]
