@@ -73,6 +73,7 @@ class SpecialRule(PackRow):
     purchase = models.JSONField(default=dict, blank=True)
     reminder = models.CharField(max_length=200, blank=True)  # the line printed on unit cards
     applies_to = models.JSONField(null=True, blank=True)  # army rules: the units it is printed on; null: all
+    modifies = models.JSONField(default=list, blank=True)  # notes on the weapon lines it changes (pack_schema)
     source_id = models.CharField(max_length=80, blank=True)  # the BattleScribe entry id, for converted data
 
     class Meta(PackRow.Meta):
@@ -215,6 +216,8 @@ class Army(PackRow):
     borrows_from = models.ManyToManyField("self", blank=True, symmetrical=False)
     borrow_note = models.TextField(blank=True)
     borrow_units = models.JSONField(default=list, blank=True)  # unit keys; empty: every unit borrowed
+    # Sets of national rules of which a player takes one (which book's): [{"name", "rules": [keys]}]
+    rule_choices = models.JSONField(default=list, blank=True)
     shared = models.BooleanField(default=False)  # units open to every army of the system
     source = models.JSONField(default=dict)
     source_id = models.CharField(max_length=80, blank=True)  # the BattleScribe entry id, for converted data

@@ -69,6 +69,10 @@ class Converter:
             }
             if ours and ours.reminder:
                 self.rules[key]["reminder"] = ours.reminder
+            if ours and ours.applies_to is not None:
+                self.rules[key]["applies_to"] = ours.applies_to
+            if ours and ours.modifies:
+                self.rules[key]["modifies"] = [note.model_dump() for note in ours.modifies]
             self.report.counts["rules imported with our summary" if ours else "rules imported by name only"] += 1
         return key
 

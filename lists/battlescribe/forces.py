@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
 from lists.battlescribe.conditions import conditions_hold
@@ -51,13 +52,68 @@ def selectors(converter: Converter, army: Army) -> None:
                 army.selector_ids.append((selector_id, key, child.name))
 
 
-def national_rules(converter: Converter, catalogue: DataFile) -> list[str]:
-    keys = []
-    for rule in catalogue.root.findall("rules/rule"):
-        key = converter.rule_key(rule.get("name", ""), rule.get("id", ""), catalogue.name)
-        if key not in keys:
-            keys.append(key)
-    return keys
+@dataclass
+class ListRules:
+    """A catalogue's rules as its army lists have them: the nation's, and each theatre list's own and left out."""
+
+    national: list[str] = field(default_factory=list)
+    choices: list[dict] = field(default_factory=list)  # sets of national rules a player takes one of
+    own: dict[str, list[str]] = field(default_factory=dict)  # theatre list key -> its rules the nation lacks
+    left_out: dict[str, list[str]] = field(default_factory=dict)  # theatre list key -> national rules it lacks
+
+
+def list_rules(converter: Converter, army: Army) -> ListRules:
+    """The catalogue's rules by theatre list, as the data shows them: a rule is shown in the lists whose
+    selector its hidden modifiers name. Those shown in at least half the lists are the nation's national
+    rules (each list has them unless the data leaves it out); the others belong to the lists showing them."""
+    shown_in: dict[str, list[str]] = {}
+    for rule in army.catalogue.root.findall("rules/rule"):
+        key = converter.rule_key(rule.get("name", ""), rule.get("id", ""), army.catalogue.name)
+        if key in converter.rules:
+            converter.rules[key]["kind"] = "army"  # a rule of the army list, not of one unit
+        shown = converter.visible_in(Node(rule), army) if army.selector_ids else [army.key]
+        if not shown:
+            converter.report.skip(
+                f"{army.catalogue.name}: {rule.get('name', '')}",
+                rule.get("id", ""),
+                "a rule shown only with a roster-wide choice (which book's national rules): in the army's rule_choices",
+            )
+        shown_in.setdefault(key, [])
+        shown_in[key] += [list_key for list_key in shown if list_key not in shown_in[key]]
+    lists_count = max(1, len(army.selector_ids))
+    found = ListRules(national=[key for key, shown in shown_in.items() if shown and 2 * len(shown) >= lists_count])
+    found.choices = rule_choices(converter, army, lists_count)
+    for _, list_key, _ in army.selector_ids:
+        found.own[list_key] = [k for k, shown in shown_in.items() if list_key in shown and k not in found.national]
+        found.left_out[list_key] = [k for k in found.national if list_key not in shown_in[k]]
+        if found.left_out[list_key]:
+            converter.report.pattern("a national rule the data leaves out of one theatre list: left out there")
+    return found
+
+
+def rule_choices(converter: Converter, army: Army, lists_count: int) -> list[dict]:
+    """Root entries whose choices each show a set of rules in most lists (Italy's "National Rules": which
+    book's): each choice with its rules, the set a player takes one of."""
+    catalogue = army.catalogue
+    rules = catalogue.root.findall("rules/rule")
+    found = []
+    for entry in catalogue.root.findall("selectionEntries/selectionEntry"):
+        node = converter.resolve(entry, catalogue)
+        if node is None or node.name == THEATRE_SELECTOR:
+            continue
+        groups = [child for child in converter.children(node, catalogue) if child.is_group]
+        for choice in [leaf for group in groups for leaf in converter.children(group, catalogue)]:
+            chosen = frozenset({choice.id, choice.element.get("id", "")})
+            keys = [
+                converter.rule_key(rule.get("name", ""), rule.get("id", ""), catalogue.name)
+                for rule in rules
+                if 2 * len(converter.visible_in(Node(rule), army, chosen)) >= lists_count
+                and not converter.visible_in(Node(rule), army)
+            ]
+            if keys:
+                found.append({"name": choice.name, "rules": keys})
+                converter.report.pattern("a set of national rules chosen for the roster (which book's): a choice")
+    return found
 
 
 def slot_growth(converter: Converter, link: Element, most: Element, data_file: DataFile, where: str) -> list[dict]:

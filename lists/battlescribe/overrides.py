@@ -6,6 +6,7 @@ reason; one that no longer matches the data is reported, never applied.
 
 from __future__ import annotations
 
+from copy import deepcopy
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,10 +24,13 @@ class Override(BaseModel):
     id: str | None = None  # the element's id; None: every element with the source value
     # name, cost, a profile's characteristic:NAME, targetId (what a link points to: another profile's id),
     # value (a constraint's number), childId (what the conditions of the element's own modifiers count),
-    # scope (where they count it), or
+    # scope (where they count it), alsoChildId (conditions counting the source entry copied to count the used
+    # one as well: a theatre list the data's rules forgot), hidden (an element's own hidden flag), or
     # modifier:FIELD (a modifier of that field dropped, or changed; source_value "TYPE VALUE", e.g.
     # "increment 1.0", used_value "none" or the "TYPE VALUE" it takes instead).
-    field: str = Field(pattern=r"^(name|cost|targetId|value|childId|scope|characteristic:.+|modifier:.+)$")
+    field: str = Field(
+        pattern=r"^(name|cost|targetId|value|childId|alsoChildId|scope|hidden|characteristic:.+|modifier:.+)$"
+    )
     source_value: str
     used_value: str
     reason: str = Field(min_length=1)
@@ -40,7 +44,7 @@ class OverridesFile(BaseModel):
     organisation_facts: list[OrganisationFact] = []
 
 
-ATTRIBUTES = ("name", "targetId", "value")  # the fields an override sets on the element itself
+ATTRIBUTES = ("name", "targetId", "value", "hidden")  # the fields an override sets on the element itself
 
 
 @dataclass
@@ -107,6 +111,20 @@ def _recount(element, override: Override) -> int:
     return changed
 
 
+def _also_count(element, override: Override) -> int:
+    """Beside each condition of the element's own modifiers counting the source entry, one counting the used one."""
+    added = 0
+    for modifier in element.findall("modifiers/modifier"):
+        for holder in list(modifier.iter("conditions")):
+            for condition in list(holder):
+                if condition.tag == "condition" and condition.get("childId") == override.source_value:
+                    copy = deepcopy(condition)
+                    copy.set("childId", override.used_value)
+                    holder.append(copy)
+                    added += 1
+    return added
+
+
 def apply_overrides(library: Library, overrides: list[Override]) -> list[Applied]:
     """Apply each override where the data still holds its source value; count the places."""
     applied = []
@@ -123,6 +141,8 @@ def apply_overrides(library: Library, overrides: list[Override]) -> list[Applied
                         count += 1
             elif override.field in ("childId", "scope"):
                 count += _recount(element, override)
+            elif override.field == "alsoChildId":
+                count += _also_count(element, override)
             elif _characteristic_holds(element, override):
                 element.text = (element.text or "").replace(override.source_value, override.used_value)
                 count += 1

@@ -8,7 +8,7 @@ import re
 from lists.battlescribe.constraints import modified_value, shared_least, unit_limit
 from lists.battlescribe.converter import Converter
 from lists.battlescribe.force_limits import force_limits, force_organisations
-from lists.battlescribe.forces import national_rules, organisation_key, organisations, selectors
+from lists.battlescribe.forces import list_rules, organisation_key, organisations, selectors
 from lists.battlescribe.names import slug
 from lists.battlescribe.nodes import Army, Node, Report
 from lists.battlescribe.reader import DataFile
@@ -245,12 +245,14 @@ class PackWriter:
     def armies(self, army: Army, shown_in: dict[str, list[str]]) -> list[dict]:
         """The nation's army and an army list for each theatre selector showing a unit."""
         catalogue = army.catalogue
+        rules = list_rules(self.converter, army)
         armies = [
             {
                 "key": army.key,
                 "name": army.name,
                 "summary": "Every unit of the catalogue; pick one of its theatre selector lists for a legal army list.",
-                "rules": national_rules(self.converter, catalogue),
+                "rules": rules.national,
+                **({"rule_choices": rules.choices} if rules.choices else {}),
                 "source": {"document": "bsdata", "section": catalogue.name},
                 "source_id": army.source_id,
             }
@@ -265,6 +267,9 @@ class PackWriter:
                 {
                     "key": selector_key,
                     "name": selector_name,
+                    "rules_from": army.key,
+                    **({"rules_left_out": rules.left_out[selector_key]} if rules.left_out[selector_key] else {}),
+                    **({"rules": rules.own[selector_key]} if rules.own[selector_key] else {}),
                     "borrows_from": [army.key],
                     "borrow_units": sorted(shown_in[selector_key]),
                     "source": {"document": "bsdata", "section": catalogue.name, "entry": selector_name},

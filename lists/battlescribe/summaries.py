@@ -13,12 +13,23 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
 
+class WeaponNote(BaseModel):
+    """What the rule changes in the printed profile of these weapons (the pack's `modifies`)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    weapons: list[str] = Field(min_length=1)  # the base pack's weapon keys
+    note: str = Field(min_length=1, max_length=60)
+
+
 class RuleSummary(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     summary: str = Field(min_length=1, max_length=4000)
     reminder: str | None = Field(default=None, min_length=1, max_length=200)  # the card's line, else the first sentence
     label: bool = False  # a name with no game effect of its own (the summary says what it marks)
+    modifies: list[WeaponNote] = []  # its effect, noted on the lines of the weapons it changes
+    applies_to: dict[str, list[str]] | None = None  # the units its card line is printed on (the pack's field)
 
 
 def load_summaries(path: Path) -> dict[str, RuleSummary]:

@@ -70,6 +70,16 @@ def roster_rules(roster: RosterSnapshot, data: GameData) -> list[RuleInfo]:
     return sorted(found.values(), key=lambda rule: rule.name.casefold())
 
 
+def profile_notes(rules: list[RuleInfo]) -> dict[str, list[str]]:
+    """What the unit's rules change in its weapons' printed profiles, by weapon key ("Hitler's Buzzsaw: 6 shots")."""
+    notes: dict[str, list[str]] = {}
+    for rule in rules:
+        for change in rule.modifies:
+            for weapon_key in change["weapons"]:
+                notes.setdefault(weapon_key, []).append(f"{rule.name}: {change['note']}")
+    return notes
+
+
 def _cited_for(rule: RuleInfo, unit: UnitChoice, system: SystemInfo) -> RuleInfo:
     """The rule citing the unit's own section of the document both come from, where it names another."""
     own = unit.unit_type.source
@@ -187,11 +197,9 @@ def unit_blocks(roster: RosterSnapshot, data: GameData, unit: UnitChoice, layout
         blocks.append(Block("stats", {"rows": [("Weapons", carried)]}))
     if models:
         blocks.append(Block("models", {"rows": models}))
-    blocks.extend(_weapon_blocks(unit, data, system))
-    blocks.extend(
-        Block("reminder", {"name": rule.name, "text": reminder(rule, layout)})
-        for rule in unit_rules(roster, data, unit)
-    )
+    rules = unit_rules(roster, data, unit)
+    blocks.extend(_weapon_blocks(unit, data, system, profile_notes(rules)))
+    blocks.extend(Block("reminder", {"name": rule.name, "text": reminder(rule, layout)}) for rule in rules)
     rank = system.ranks.get(unit.rank) if unit.rank else None
     if rank:
         blocks.append(
@@ -228,8 +236,10 @@ def _rules_for(text: str, weapon: WeaponInfo, unit: UnitChoice, system: SystemIn
     return ", ".join(label for label in text.split(", ") if label.split(" (")[0] not in hidden)
 
 
-def _weapon_blocks(unit: UnitChoice, data: GameData, system: SystemInfo) -> list[Block]:
-    """The profiles of the unit's weapons in the game's own columns.
+def _weapon_blocks(
+    unit: UnitChoice, data: GameData, system: SystemInfo, rule_notes: dict[str, list[str]]
+) -> list[Block]:
+    """The profiles of the unit's weapons in the game's own columns, each with what the unit's rules change in it.
 
     Columns empty for every weapon on the card are left out, and so are the
     notes: they record how the pack read its sources (see the game page's errata).
@@ -251,13 +261,21 @@ def _weapon_blocks(unit: UnitChoice, data: GameData, system: SystemInfo) -> list
                 if profile.get(column["label"]):
                     profile[column["label"]] = _rules_for(profile[column["label"]], carried[key], unit, system)
     shown = [c["label"] for c in columns if c["field"] != "notes" and any(profiles[k].get(c["label"]) for k in names)]
-    rows = [{"name": names[key], "values": [profiles[key].get(label, "") for label in shown]} for key in names]
+    rows = [
+        {
+            "name": names[key],
+            "values": [profiles[key].get(label, "") for label in shown],
+            "notes": rule_notes.get(key, []),
+        }
+        for key in names
+    ]
     if len(shown) <= MAX_TABLE_COLUMNS:
         return [Block("weapons", {"columns": shown, "rows": rows})]
     lines = [
         {
             "name": row["name"],
             "pairs": [(label, value) for label, value in zip(shown, row["values"], strict=True) if value],
+            "notes": row["notes"],
         }
         for row in rows
     ]

@@ -158,6 +158,10 @@ class _ReferenceCheck:
                 self.need(located, f".rules.{index}", rule_key, "rules", "rule")
             for index, army_key in enumerate(army.borrows_from):
                 self.need(located, f".borrows_from.{index}", army_key, "armies", "army")
+            self.rules_from(located, army)
+            for c_index, choice in enumerate(army.rule_choices):
+                for index, rule_key in enumerate(choice.rules):
+                    self.need(located, f".rule_choices.{c_index}.rules.{index}", rule_key, "rules", "rule")
             borrowable = set().union(*(units_by_army.get(key, set()) for key in army.borrows_from))
             for index, unit_key in enumerate(army.borrow_units):
                 if unit_key not in borrowable:
@@ -165,10 +169,26 @@ class _ReferenceCheck:
                         located, f".borrow_units.{index}", f"{unit_key!r} is not a unit of an army it borrows from"
                     )
 
+    def rules_from(self, located, army) -> None:
+        """A theatre list's national rules come from an army of the pack, and it leaves out only rules of theirs."""
+        if army.rules_from is None:
+            if army.rules_left_out:
+                self.error(located, ".rules_left_out", "only a list with `rules_from` leaves national rules out")
+            return
+        self.need(located, ".rules_from", army.rules_from, "armies", "army")
+        parent = next((a for a in self.pack.items("armies") if a.key == army.rules_from), None)
+        national = set(parent.rules) if parent else set()
+        for index, rule_key in enumerate(army.rules_left_out):
+            if parent and rule_key not in national:
+                self.error(located, f".rules_left_out.{index}", f"{rule_key!r} is not a rule of {army.rules_from!r}")
+
     def rule_scopes(self) -> None:
         """The units, categories, weapons and options an army rule says it applies to must exist."""
         option_keys = {option.key for unit in self.pack.items("units") for option in unit.options}
         for located in self.pack.sections["rules"]:
+            for n_index, note in enumerate(located.item.modifies):
+                for index, key in enumerate(note.weapons):
+                    self.need(located, f".modifies.{n_index}.weapons.{index}", key, "weapons", "weapon")
             scope = located.item.applies_to
             if scope is None:
                 continue

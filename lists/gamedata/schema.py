@@ -82,6 +82,13 @@ class RuleScope(Strict):
     weapons: list[Key] = []  # units carrying one of these weapons
 
 
+class ProfileNote(Strict):
+    """A rule's effect on printed weapon profiles (Hitler's Buzzsaw: an MMG fires 6 shots, not 5)."""
+
+    weapons: list[Key] = Field(min_length=1)
+    note: Name  # printed after the rule's name on the weapon's line, in the project's words
+
+
 class SpecialRule(Strict):
     key: Key
     name: Name
@@ -98,6 +105,8 @@ class SpecialRule(Strict):
     reminder: Name | None = None
     # Army rules: which of the army's units it is printed on (omitted: every unit).
     applies_to: RuleScope | None = None
+    # What the rule changes in the profiles printed: a note on the line of each weapon named.
+    modifies: list[ProfileNote] = []
 
     @model_validator(mode="after")
     def summary_unless_imported(self) -> SpecialRule:
@@ -238,11 +247,22 @@ class Capacity(Strict):
     source: SourceRef
 
 
+class RuleChoice(Strict):
+    """One of the sets of national rules an army's player chooses between (which book's rules)."""
+
+    name: Name
+    rules: list[Key] = Field(min_length=1)
+
+
 class Army(Strict):
     key: Key
     name: Name
     summary: Text = ""
     rules: list[Key] = []
+    # A theatre list of a nation: it has that army's rules too (its national rules), less `rules_left_out`.
+    rules_from: Key | None = None
+    rules_left_out: list[Key] = []  # national rules the list does not have (the source shows them elsewhere)
+    rule_choices: list[RuleChoice] = []  # sets of national rules the player takes one of (a list: its nation's)
     borrows_from: list[Key] = []
     borrow_units: list[Key] = []  # which units of the borrowed armies (empty: all of them)
     shared: bool = False  # its units are open to every army of the system (general transport...)

@@ -41,6 +41,7 @@ class ArmyInfo:
     borrow_units: tuple[str, ...] = ()
     shared: bool = False
     rules: tuple[str, ...] = ()
+    rule_choices: tuple[dict, ...] = ()  # sets of national rules a player takes one of: {"name", "rules"}
 
 
 def source_label(rule: models.SpecialRule, system: models.GameSystem) -> str:
@@ -63,6 +64,7 @@ def rule_info(rule: models.SpecialRule, system: models.GameSystem) -> RuleInfo:
         reminder=rule.reminder,
         source=source_label(rule, system),
         applies_to=rule.applies_to,
+        modifies=tuple(rule.modifies or ()),
         document=(rule.source or {}).get("document", ""),
         section=(rule.source or {}).get("section", ""),
     )
@@ -351,6 +353,7 @@ def armies(system: models.GameSystem, rows: list[dict]) -> dict[int, ArmyInfo]:
             name=army.name,
             unit_type_ids=tuple(army_units.get(army.id, [])),
             rules=tuple(rule.key for rule in army.rules.all()),
+            rule_choices=tuple(army.rule_choices or ()),
             borrows_from=tuple(other.id for other in army.borrows_from.all()),
             borrow_units=tuple(army.borrow_units),
             shared=army.shared,

@@ -21,6 +21,7 @@ class RuleInfo:
     reminder: str = ""  # the one line printed on unit cards; "": taken from the summary
     source: str = ""  # where the rule comes from, in words (document, section)
     applies_to: dict | None = None  # army rules: the units it is printed on (see pack-format.md); None: all
+    modifies: tuple[dict, ...] = ()  # notes on the lines of the weapons it changes: {"weapons": [...], "note": ...}
     document: str = ""  # the source document's key and section (a BattleScribe catalogue), as the pack gives them
     section: str = ""
 

@@ -162,6 +162,7 @@ def _write_rules(pack: Pack, scope: dict) -> dict:
                 "takes_value": r.takes_value,
                 "purchase": _dump(r.purchase) if r.purchase else {},
                 "applies_to": _dump(r.applies_to),
+                "modifies": [_dump(note) for note in r.modifies],
                 "reminder": r.reminder or "",
                 "source_id": r.source_id or "",
             }
@@ -319,6 +320,7 @@ def _write_references(pack: Pack, scope: dict) -> None:
 
 def _write_armies(pack: Pack, scope: dict, rules: dict) -> dict:
     """Armies with their rules and borrowed armies, by key."""
+    by_key = {a.key: a for a in pack.items("armies")}
     armies = _sync(
         models.Army,
         scope,
@@ -329,6 +331,7 @@ def _write_armies(pack: Pack, scope: dict, rules: dict) -> dict:
                 "summary": a.summary,
                 "borrow_note": a.borrow_note,
                 "borrow_units": a.borrow_units,
+                "rule_choices": rule_choices(a, by_key),
                 "shared": a.shared,
                 "source": _dump(a.source),
                 "source_id": a.source_id or "",
@@ -337,11 +340,26 @@ def _write_armies(pack: Pack, scope: dict, rules: dict) -> dict:
         ],
     )
     army_list = pack.items("armies")
-    _relink(models.Army.rules, [(armies[(a.key,)], [rules[(key,)] for key in a.rules]) for a in army_list])
+    _relink(
+        models.Army.rules, [(armies[(a.key,)], [rules[(key,)] for key in army_rules(a, by_key)]) for a in army_list]
+    )
     _relink(
         models.Army.borrows_from, [(armies[(a.key,)], [armies[(key,)] for key in a.borrows_from]) for a in army_list]
     )
     return armies
+
+
+def army_rules(army, armies_by_key: dict) -> list[str]:
+    """An army's rules: those of the army it takes its national rules from (less those it leaves out), then its own."""
+    parent = armies_by_key.get(army.rules_from) if army.rules_from else None
+    national = [key for key in (parent.rules if parent else []) if key not in army.rules_left_out]
+    return list(dict.fromkeys([*national, *army.rules]))
+
+
+def rule_choices(army, armies_by_key: dict) -> list[dict]:
+    """The sets of national rules the army's player takes one of: its own, else its nation's."""
+    parent = armies_by_key.get(army.rules_from) if army.rules_from else None
+    return [choice.model_dump() for choice in army.rule_choices or (parent.rule_choices if parent else [])]
 
 
 def _write_units(pack: Pack, scope: dict, armies: dict, unit_categories: dict, ranks: dict) -> dict:

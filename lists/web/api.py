@@ -168,7 +168,8 @@ def army(request: HttpRequest, system_key: str, army_key: str) -> JsonResponse:
             "key": army.key,
             "name": army.name,
             "summary": army.summary,
-            "rules": [_rule_ref(system, rule) for rule in army.rules.all()],
+            "rules": [_rule_dict(system, rule) for rule in army.rules.all()],  # national and theatre rules
+            "rule_choices": army.rule_choices,  # sets of national rules a player takes one of (rule keys)
             "borrows_from": [
                 {"key": a.key, "name": a.name, "url": _url("army", system.key, a.key)} for a in army.borrows_from.all()
             ],
@@ -299,6 +300,7 @@ def _rule_dict(system: models.GameSystem, rule: models.SpecialRule) -> dict:
         "points_note": rule.points_note or None,
         "source": rule.source,
         "source_id": rule.source_id or None,
+        "modifies": rule.modifies or [],  # notes on the weapon lines it changes: {"weapons": [keys], "note": ...}
     }
 
 

@@ -30,7 +30,7 @@ from lists.gamedata.loading import (
     roster_units,
 )
 from lists.gamedata.overlays import played_house_rules
-from lists.gamedata.snapshot import ForceInfo, HouseRuleChoice, RosterSnapshot, UnitChoice
+from lists.gamedata.snapshot import ForceInfo, HouseRuleChoice, RosterSnapshot, RuleInfo, UnitChoice
 from lists.rosters.fingerprint import issue
 from lists.rosters.sharing import roster_for_edit
 from lists.rules.house_rules import applies
@@ -72,6 +72,22 @@ def render_editor(request, roster, secret, *, status=200, **extra) -> HttpRespon
         response = render(request, "lists/editor.html#roster", context)
         return reswap(retarget(response, "#roster"), "outerHTML")
     return render(request, "lists/editor.html", context, status=status)
+
+
+def army_rules(data: GameData, army_id: int) -> list[RuleInfo]:
+    """The roster's army rules (its nation's and its theatre list's own), for the editor's rules panel."""
+    army = data.armies.get(army_id)
+    return [data.system.rules[key] for key in (army.rules if army else ()) if key in data.system.rules]
+
+
+def army_rule_choices(data: GameData, army_id: int) -> list[dict]:
+    """The sets of national rules the roster's player takes one of, each with its rules."""
+    army = data.armies.get(army_id)
+    rules = data.system.rules
+    return [
+        {"name": choice["name"], "rules": [rules[key] for key in choice["rules"] if key in rules]}
+        for choice in (army.rule_choices if army else ())
+    ]
 
 
 def editor_context(
@@ -123,6 +139,8 @@ def editor_context(
         "share_url": reverse("lists:share", args=[roster.share_id]),
         "edit_url": reverse("lists:edit", args=[secret]) if secret else None,
         "rules": data.system.rules,
+        "army_rules": army_rules(data, roster.army_id),
+        "rule_choices": army_rule_choices(data, roster.army_id),
         "fingerprint": issue(roster, snapshot, data, verdict),
         "errors": errors or [],
         "conflict": conflict,

@@ -5,7 +5,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
-from lists.models import Army, GameSystem, UnitModel, UnitType, Weapon, WeaponRule
+from lists.models import Army, GameSystem, SpecialRule, UnitModel, UnitType, Weapon, WeaponRule
 from lists.rules.organisation import describe_limit
 from lists.web.army_choices import army_groups
 from lists.web.forms import StartForm
@@ -104,8 +104,21 @@ def army(request: HttpRequest, system_key: str, army_key: str) -> HttpResponse:
     units = [unit for unit in units if unit.prices or not unit.quality_costs.all()]
     carried = {weapon.pk: weapon for unit in units for model in unit.models.all() for weapon in model.weapons.all()}
     weapons = sorted(carried.values(), key=lambda weapon: weapon.position)
-    context = {"system": army.system, "army": army, "units": units, "weapons": weapons}
+    context = {
+        "system": army.system,
+        "army": army,
+        "units": units,
+        "weapons": weapons,
+        "rule_choices": rule_choices(army),
+    }
     return render(request, "lists/army.html", context)
+
+
+def rule_choices(army: Army) -> list[dict]:
+    """The sets of national rules the army's player takes one of, with their rules (one query)."""
+    keys = {key for choice in army.rule_choices for key in choice["rules"]}
+    rules = {rule.key: rule for rule in SpecialRule.objects.filter(system=army.system, key__in=keys)} if keys else {}
+    return [{"name": c["name"], "rules": [rules[k] for k in c["rules"] if k in rules]} for c in army.rule_choices]
 
 
 def _fielded_by(army: Army) -> Q:

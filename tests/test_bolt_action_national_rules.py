@@ -1,0 +1,189 @@
+"""A Bolt Action theatre list has its nation's national rules, as the BattleScribe data shows them.
+
+Hand-checked against BA2 - Armies of Germany.cat (BSData/boltaction): Hitler's Buzzsaw
+(d187a453-a3d5-0bc8-e475-6d14ac17eb66) is shown by conditions naming 25 of the 26 German theatre
+selectors, among them "1944: Normandy" (7896-a6d8-ae3b-9a57); its text gives a German LMG 5 shots and an
+MMG 6, one more than the rulebook's 4 and 5. The 1943 Spanish Blue Division (e141-99a4-eb96-f7d9) is named
+by Hitler's Buzzsaw only, not by Initiative Training, Blitzkrieg or Tiger Fear.
+"""
+
+import io
+import json
+import re
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+from django.conf import settings
+from django.core.cache import cache
+from pypdf import PdfReader
+
+from lists.cards import cards_pdf
+from lists.models import Army
+from lists.rosters.files import load_roster_file
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("real_packs")]
+
+ROOT = Path(__file__).resolve().parents[1]
+BSDATA = ROOT.parent / "shared" / "bsdata" / "boltaction"
+NORMANDY = "germany-1944-normandy"
+ROSTER = """format: armybuilder-roster/1
+game: Bolt Action (2nd edition)
+army: "1944: Normandy (Armies of Germany)"
+name: National rules check
+forces:
+  - name: 1. Zug
+    organisation: Reinforced Platoon
+    units:
+"""
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    cache.clear()
+
+
+def page_text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).replace("&#x27;", "'")
+
+
+def card_text(*units: str) -> str:
+    """The text of the cards PDF of a German Normandy roster of these units, one platoon."""
+    resolved = load_roster_file((ROSTER + "".join(f"      - {unit}\n" for unit in units)).encode(), "roster.yaml")
+    pdf = cards_pdf(resolved.snapshot(), resolved.data)
+    return " ".join(" ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(pdf)).pages)
+
+
+def test_the_german_normandy_army_page_names_hitlers_buzzsaw_and_its_effect(client):
+    text = page_text(client.get(f"/games/bolt-action-2e/armies/{NORMANDY}/").content.decode())
+
+    rules = text[text.index("Army special rules") : text.index("Units")]
+    for name in ("Hitler's Buzzsaw", "Initiative Training", "Blitzkrieg", "Tiger Fear"):
+        assert name in rules
+    assert "On the cards, beside MMG: +1 shot (6, not 5)" in rules
+    # Motorized Infantry belongs to the 1941 DAK Light Division only (overrides.yaml).
+    assert "Motorized Infantry" not in rules
+
+
+def test_a_theatre_list_adds_its_own_rules_and_leaves_out_what_its_data_leaves_out(client):
+    blue = page_text(client.get("/games/bolt-action-2e/armies/germany-1943-spanish-blue-division/").content.decode())
+    dak = page_text(client.get("/games/bolt-action-2e/armies/germany-1941-dak-light-division/").content.decode())
+
+    assert "Hitler's Buzzsaw" in blue and "Until Extinction" in blue
+    assert "Blitzkrieg" not in blue and "Initiative Training" not in blue
+    assert "Motorized Infantry" in dak and "Desert Fighters" in dak and "Hitler's Buzzsaw" in dak
+
+
+def test_the_1942_dak_list_the_data_forgot_has_the_german_national_rules(client):
+    """overrides.yaml: the conditions naming the 1941 DAK Light Division name the 1942 one too."""
+    army = client.get("/api/games/bolt-action-2e/armies/germany-1942-dak-light-africa-division/").json()
+
+    names = {rule["name"] for rule in army["rules"]}
+    assert {"Hitler's Buzzsaw", "Initiative Training", "Blitzkrieg", "Forward the Guns"} <= names
+
+
+def test_the_api_gives_the_german_normandy_lists_national_rules_with_text_and_effect(client):
+    army = client.get(f"/api/games/bolt-action-2e/armies/{NORMANDY}/").json()
+
+    buzzsaw = next(rule for rule in army["rules"] if rule["name"] == "Hitler's Buzzsaw")
+    assert buzzsaw["kind"] == "army"
+    assert "an MMG 6 instead of 5" in buzzsaw["text"]
+    assert {"weapons": ["mmg"], "note": "+1 shot (6, not 5)"} in buzzsaw["modifies"]
+    assert {"weapons": ["lmg"], "note": "+1 shot (5, not 4)"} in buzzsaw["modifies"]
+
+
+def test_the_editors_rules_panel_lists_the_rosters_national_rules(client):
+    response = client.post(
+        "/rosters/import/", {"text": (ROOT / "examples" / "bolt-action-2e-germany-normandy.yaml").read_text()}
+    )
+    assert response.status_code == 302
+
+    html = client.get(response["Location"]).content.decode()
+
+    panel = page_text(html[html.index('id="army-rules"') : html.index("</details>", html.index('id="army-rules"'))])
+    assert "Army rules (4: the nation's and the theatre list's)" in panel
+    assert "Hitler's Buzzsaw" in panel and "beside LMG: +1 shot (5, not 4)" in panel
+
+
+def test_a_german_mmg_teams_card_notes_the_buzzsaw_on_its_mmg_line():
+    text = card_text("{unit: germany-medium-machine-gun-team, label: MG42 Team, quality: Regular}")
+
+    # The MMG's printed profile (36", 5 shots) and, on the line under it, the national rule's extra shot.
+    assert re.search(r"Medium machine gun \(MMG\) 36\" 5 [^↳]*↳ Hitler's Buzzsaw: \+1 shot \(6, not 5\)", text)
+    assert "Hitler's Buzzsaw: LMG 5 shots, MMG 6" in text  # its reminder, and its text on the rules reference
+    assert "German light and medium machine guns fire one shot more" in text
+
+
+def test_a_german_card_without_a_machine_gun_does_not_print_the_buzzsaw():
+    text = card_text("{unit: germany-medium-mortar-team, label: Mortar, quality: Regular}")
+
+    assert "Buzzsaw" not in text
+    assert "Initiative Training" not in text  # a rule of infantry NCOs, not of a weapon team
+
+
+def _shown_by_the_data(catalogue: Path) -> dict[str, set[str]]:
+    """Each hidden rule of a catalogue, by name (a rule several catalogues hold keeps the first one's id): the
+    selector ids its modifiers' conditions name."""
+    root = ElementTree.parse(catalogue).getroot()
+    found = {}
+    for rule in root.iter():
+        if rule.tag.rpartition("}")[2] != "rule" or rule.get("hidden") != "true":
+            continue
+        found[rule.get("name", "").strip()] = {
+            c.get("childId") for c in rule.iter() if c.tag.rpartition("}")[2] == "condition"
+        }
+    return found
+
+
+def test_every_theatre_list_of_every_nation_has_its_nations_rules_unless_its_data_leaves_them_out(checked_packs):
+    pack = next(p for p in checked_packs if p.system.key == "bolt-action-2e")
+    armies = {army.key: army for army in pack.items("armies")}
+    rules = {rule.key: rule for rule in pack.items("rules")}
+    loaded = {army.key: {rule.key for rule in army.rules.all()} for army in Army.objects.prefetch_related("rules")}
+    theatre_lists = [army for army in armies.values() if army.rules_from]
+    assert len(theatre_lists) > 200
+    nations_with_rules = {army.rules_from for army in theatre_lists if armies[army.rules_from].rules}
+    assert len(nations_with_rules) >= 20
+
+    left_out = []
+    for army in theatre_lists:
+        national = set(armies[army.rules_from].rules)
+        assert national - set(army.rules_left_out) <= loaded[army.key], army.key
+        assert set(army.rules) <= loaded[army.key], army.key
+        left_out += [(army, rules[key]) for key in army.rules_left_out]
+    if not BSDATA.is_dir():
+        return
+    # Each national rule a list leaves out is one whose conditions in the data never name that list.
+    catalogues = {path.name: _shown_by_the_data(path) for path in BSDATA.glob("*.cat")}
+    for army, rule in left_out:
+        shown_with = catalogues[army.source.section][rule.name]
+        assert army.source_id not in shown_with, f"{army.key} leaves out {rule.key}, which its data shows"
+
+
+def test_the_generated_packs_name_the_german_theatre_lists_nation():
+    """The converter writes the link, not a copy: each list names the nation whose rules it has."""
+    germany = json.loads(
+        (settings.PACKS_DIR / "bolt-action-2e" / "armies" / "germany.yaml").read_text().split("\n", 1)[1]
+    )
+    normandy = next(army for army in germany["armies"] if army["key"] == NORMANDY)
+
+    assert normandy["rules_from"] == "germany"
+    assert "rules" not in normandy and "rules_left_out" not in normandy
+    assert "bs-hitlers-buzzsaw" in next(a for a in germany["armies"] if a["key"] == "germany")["rules"]
+
+
+def test_an_italian_theatre_list_offers_its_nations_sets_of_national_rules_to_choose_from(client):
+    """BA2 - Armies of Italy.cat: the root "National Rules" entry (8f80-10da-f5d2-d3e5) takes one of Western
+    Desert, Case Blue, Armies of Italy and the Axis, Soft Underbelly; Western Desert's shows Avanti! in every list."""
+    army = Army.objects.filter(system__key="bolt-action-2e", key__startswith="italy-").exclude(key="italy").first()
+    text = page_text(client.get(f"/games/bolt-action-2e/armies/{army.key}/").content.decode())
+    api = client.get(f"/api/games/bolt-action-2e/armies/{army.key}/").json()
+
+    choices = text[text.index("National rules: one set to choose") : text.index("Units")]
+    assert "Western Desert" in choices and "Avanti!" in choices and "Soft Underbelly" in choices
+    assert [choice["name"] for choice in api["rule_choices"]] == [
+        "Western Desert",
+        "Case Blue",
+        "Armies of Italy and the Axis",
+        "Soft Underbelly",
+    ]
