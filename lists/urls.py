@@ -14,6 +14,7 @@ from lists.web import (
     start_views,
     verify_views,
 )
+from lists.web import battlescribe_game_views, battlescribe_roster_views
 from lists.web.battlescribe_views import export_battlescribe
 
 app_name = "lists"
@@ -23,6 +24,16 @@ urlpatterns = [
     path("help/<slug:name>/", help_views.doc_page, name="help"),
     path("games/<slug:system_key>/", game_views.game, name="game"),
     path("games/<slug:system_key>/armies/<slug:army_key>/", game_views.army, name="army"),
+    # Games of loaded BattleScribe data sets and their rosters (the engine judges them).
+    path("games/data/<int:data_set_id>/", battlescribe_game_views.data_set_game, name="bs-game"),
+    path("bs/new/", battlescribe_roster_views.start, name="bs-start"),
+    path("bs/e/<str:secret>/", battlescribe_roster_views.edit, name="bs-edit"),
+    path("bs/e/<str:secret>/change/", battlescribe_roster_views.change, name="bs-change"),
+    path("bs/r/<str:share_id>/", battlescribe_roster_views.share, name="bs-share"),
+    path("bs/r/<str:share_id>/roster.ros", battlescribe_roster_views.export, {"zipped": False}, name="bs-export-ros"),
+    path("bs/r/<str:share_id>/roster.rosz", battlescribe_roster_views.export, {"zipped": True}, name="bs-export-rosz"),
+    path("bs/r/<str:share_id>/roster.txt", battlescribe_roster_views.text, name="bs-export-text"),
+    path("bs/r/<str:share_id>/copy/", battlescribe_roster_views.copy, name="bs-copy"),
     # Rosters: start or import, then edit by secret link, share by id.
     path("rosters/new/", start_views.start_roster, name="start"),
     path("rosters/import/", start_views.import_roster, name="import"),
