@@ -1,6 +1,7 @@
 """Rosters of a loaded BattleScribe data set, kept (`BattleScribeRoster`) and changed through the engine.
 
-A kept roster is the .ros XML the engine writes. Every change reads it back against the data set it is
+A kept roster is the .ros XML the engine writes (without the profiles and rules it shows, which
+reading back never uses: `export_xml` writes the whole file for BattleScribe). Every change reads it back against the data set it is
 pinned to (compiled once per process), makes one engine action (add a force, select an entry, set a
 count, choose in a one-of group, remove), and writes it again with its summary: name, points, limit
 and how many validation errors. The engine is the judge: nothing here prices or checks anything.
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections import OrderedDict
 
 from django.db import transaction
 
@@ -18,6 +20,7 @@ from lists.battlescribe.engine import Roster
 from lists.battlescribe.engine.elements import Force, Selection
 from lists.battlescribe.engine.options import GroupOption, Option, find_option
 from lists.battlescribe.engine.roster_files import read_roster_xml, write_roster_xml
+from lists.battlescribe.engine.selecting import effective_count
 from lists.battlescribe.engine.validation import roster_errors
 from lists.gamedata.battlescribe_cache import battlescribe_game_data
 from lists.rosters.battlescribe_data_rosters import DataSetRoster, primary_cost_type
@@ -31,11 +34,28 @@ class EditRefused(Exception):
     """A change the roster cannot take; the message says why and what to do instead."""
 
 
-def open_roster(kept: models.BattleScribeRoster) -> Roster:
-    """The engine's roster of a kept one, its costs and checks evaluated afresh."""
+# The rosters this process saved last, by share id and version: the next edit of one starts from it
+# rather than from its XML. A version names one state of a roster, so a kept copy is never stale.
+RECENT: OrderedDict[tuple[str, int], Roster] = OrderedDict()
+RECENT_SIZE = 32
+
+
+def open_roster(kept: models.BattleScribeRoster, to_change: bool = False) -> Roster:
+    """The engine's roster of a kept one. One `to_change` is taken out of the recent rosters (a change
+    that fails leaves nothing half-made behind); `save` puts it back under its new version."""
+    key = (kept.share_id, kept.version)
+    recent = RECENT.pop(key, None) if to_change else RECENT.get(key)
+    if recent is not None:
+        return recent
     roster = read_roster_xml(battlescribe_game_data(kept.data_set), kept.ros_xml)
     continue_ids(roster)
     return roster
+
+
+def remember(kept: models.BattleScribeRoster, roster: Roster) -> None:
+    RECENT[(kept.share_id, kept.version)] = roster
+    while len(RECENT) > RECENT_SIZE:
+        RECENT.popitem(last=False)
 
 
 def continue_ids(roster: Roster) -> None:
@@ -80,7 +100,7 @@ def summary(roster: Roster) -> dict:
         "points": roster.totals.get(points, 0.0),
         "points_limit": limit if limit >= 0 else None,
         "error_count": len(roster_errors(roster)),
-        "ros_xml": write_roster_xml(roster),
+        "ros_xml": write_roster_xml(roster, with_info=False),
     }
 
 
@@ -111,7 +131,13 @@ def save(kept: models.BattleScribeRoster, roster: Roster, version: int | None) -
         for name, value in fields.items():
             setattr(kept, name, value)
         kept.version += 1
+        remember(kept, roster)
     return bool(changed)
+
+
+def export_xml(kept: models.BattleScribeRoster) -> str:
+    """The whole .ros file, as BattleScribe writes it, profiles and rules included."""
+    return write_roster_xml(open_roster(kept))
 
 
 # --- the editor's actions: each takes the roster and the form's fields ---------------------------
@@ -202,6 +228,23 @@ def choose(roster: Roster, fields: dict) -> None:
         roster.select(parent, option)
 
 
+def set_options(roster: Roster, fields: dict) -> None:
+    """A selection's choices as its form sends them all (`group:<id>` one-of choices, `count:<entry id>`
+    counts): each that differs from what the selection holds is made, in the form's order."""
+    parent = find_selection(roster, fields.get("selection", ""))
+    for key, value in fields.items():
+        kind, _, target = key.partition(":")
+        if kind == "group":
+            group = next((g for g in parent.option.groups if g.id == target), None)
+            held = [s.option.id for s in parent.children if group is not None and s.in_group(group)]
+            if held != ([value] if value else []):
+                choose(roster, {"selection": parent.id, "group": target, "entry": value})
+        elif kind == "count":
+            option = option_under(roster, parent, target)
+            if count_of({"count": value}) != effective_count(parent, option):
+                set_count(roster, {"selection": parent.id, "entry": target, "count": value})
+
+
 def remove(roster: Roster, fields: dict) -> None:
     """A selection removed with everything under it."""
     selection = find_selection(roster, fields.get("target", ""))
@@ -233,6 +276,7 @@ ACTIONS = {
     "add": add_entry,
     "count": set_count,
     "choose": choose,
+    "options": set_options,
     "remove": remove,
     "duplicate": duplicate,
     "settings": settings,

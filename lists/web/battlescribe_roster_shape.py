@@ -15,6 +15,7 @@ from lists.battlescribe.engine import Roster
 from lists.battlescribe.engine.counting import evaluation_pass
 from lists.battlescribe.engine.elements import NO_CATEGORY_ID, Force, Selection
 from lists.battlescribe.engine.options import GroupOption, Option
+from lists.battlescribe.engine.selecting import effective_count
 from lists.battlescribe.engine.validation import ValidationError, in_force_category, roster_errors
 from lists.rosters.battlescribe_data_editing import held_under, selections_of
 from lists.rosters.battlescribe_data_rosters import number, primary_cost_type
@@ -146,14 +147,16 @@ class Shaper:
         """The root entries a force may take, under its categories in the data's order."""
         by_category: dict[str, list[Offer]] = {c.entry_id: [] for c in force.categories}
         for option in force.options:
-            if not in_force_category(option, force):
-                continue
             view = self.roster.view_option(option, force)
             if view.hidden:
                 continue
-            primary = next((c.entry_id for c in view.categories if c.primary), None) or NO_CATEGORY_ID
+            # Under its primary category of this force (data may mark several), else another of this force's.
+            ranked = sorted(view.categories, key=lambda c: not c.primary)
+            category = next((c.entry_id for c in ranked if c.entry_id in by_category), None)
+            if category is None and not in_force_category(option, force):
+                continue
             offer = Offer(option.id, view.name, self.cost(view.costs), len(selections_of(force, option)))
-            by_category.setdefault(primary, []).append(offer)
+            by_category[category or NO_CATEGORY_ID].append(offer)
         names = {c.entry_id: c.name for c in force.categories}
         return [(names.get(key, key), offers) for key, offers in by_category.items() if offers]
 
@@ -205,7 +208,7 @@ class Shaper:
                 value = view.constraint_values.get(constraint.id, constraint.value)
                 if value >= 0:
                     most = int(value) if most is None else min(most, int(value))
-        count = sum(s.number for s in held)
+        count = effective_count(parent, option)
         return Offer(option.id, view.name, self.cost(view.costs), count, most)
 
 

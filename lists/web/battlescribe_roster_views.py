@@ -86,6 +86,7 @@ def editor_context(request: HttpRequest, kept: models.BattleScribeRoster, secret
         "catalogues": catalogues,
         "force_entries": top_forces(data_set),
         "share_url": reverse("lists:bs-share", args=[kept.share_id]),
+        "change_url": reverse("lists:bs-change", args=[secret]),
         "edit_url": reverse("lists:bs-edit", args=[secret]),
         "newer": newer_data_set(data_set),
         **extra,
@@ -113,12 +114,13 @@ def change(request: HttpRequest, secret: str) -> HttpResponse:
     started = time.perf_counter()
     kept = data_set_roster_for_edit(secret)
     version = whole_number(request.POST.get("version"))
-    fields = {key: request.POST.get(key, "") for key in request.POST if key not in ("csrfmiddlewaretoken",)}
-    roster = editing.open_roster(kept)
+    # A field sent twice keeps its last value: a button's action after the form's own, a ticked box after its 0.
+    fields = {key: request.POST.getlist(key)[-1] for key in request.POST if key != "csrfmiddlewaretoken"}
+    roster = editing.open_roster(kept, to_change=True)
     problem = conflict = None
     try:
         with transaction.atomic():
-            editing.apply(roster, request.POST.get("action", ""), fields)
+            editing.apply(roster, fields.get("action", ""), fields)
             if not editing.save(kept, roster, version):
                 conflict = True
     except EditRefused as refused:
@@ -151,7 +153,7 @@ def share(request: HttpRequest, share_id: str) -> HttpResponse:
 def export(request: HttpRequest, share_id: str, zipped: bool) -> HttpResponse:
     """The roster as BattleScribe and New Recruit read it (`.ros`, or zipped `.rosz`)."""
     kept = data_set_roster_for_share(share_id)
-    xml = kept.ros_xml.encode()
+    xml = editing.export_xml(kept).encode()
     if zipped:
         return download(roster_rosz(xml), "application/zip", download_name(kept, ".rosz"))
     return download(xml, "application/xml; charset=utf-8", download_name(kept, ".ros"))
