@@ -134,12 +134,17 @@ class Shaper:
         if self.with_offers:
             shape.offers = self.force_offers(force)
             shape.child_forces = [(e.id, e.name) for e in force.entry.force_entries if not e.hidden]
+        shape.errors = self.take("force", force.id)
+        offered = {name for name, _ in shape.offers}
         for category in force.categories:
             found = [e for e in self.unplaced if e.owner_type == "category" and e.owner_entry_id == category.entry_id]
-            if found:
+            self.unplaced = [e for e in self.unplaced if e not in found]
+            if not found:
+                continue
+            if category.name in offered:  # beside the entries that answer it, else at the force's head
                 shape.category_errors[category.name] = [e.message for e in found]
-                self.unplaced = [e for e in self.unplaced if e not in found]
-        shape.errors = self.take("force", force.id)
+            else:
+                shape.errors += [e.message for e in found]
         shape.children = [self.force_shape(child) for child in force.forces]
         return shape
 
