@@ -250,3 +250,95 @@ def test_a_player_builds_checks_shares_and_reimports_a_list(
     assert again.totals() == verdict
     copy = BattleScribeRoster.objects.exclude(pk=kept.pk).get()
     assert (copy.points, copy.error_count, copy.data_set_id) == (kept.points, kept.error_count, kept.data_set_id)
+
+
+def konflikt_player(client) -> Player:
+    data_set = data_set_of("bsdata/konflikt47")
+    return start(client, data_set, "Finland", "Reinforced Platoon", 1000)
+
+
+def test_the_game_page_lists_its_armies_with_their_forces(client, data_sets):
+    data_set = data_set_of("bsdata/konflikt47")
+    page = html(client.get(f"/games/data/{data_set.pk}/"))
+    assert text(page.xpath("//h1")[0]) == data_set.name
+    assert f"revision {data_set.revision}" in text(page.xpath("//p[@class='meta']")[0])
+    armies = {text(item.xpath("strong")[0]): text(item) for item in page.xpath("//*[@id='bs-books']/li")}
+    assert "Reinforced Platoon" in armies["Finland"]
+
+
+def test_a_force_of_another_game_is_refused_saying_so(client, data_sets):
+    konflikt = data_set_of("bsdata/konflikt47")
+    other = data_set_of("community-data/ba3-soviet-union")
+    army = konflikt.catalogues.get(name="Finland")
+    force = other.battlescribeforce_set.filter(parent=None).first()
+    response = client.post(
+        "/bs/new/", {"catalogue": f"{konflikt.pk}:{army.catalogue_id}", "force": f"{other.pk}:{force.bs_id}"}
+    )
+    assert response.status_code == 400
+    assert f"Choose a force of {konflikt.name}: the force chosen is another game" in response.content.decode()
+    assert not BattleScribeRoster.objects.exists()
+
+
+def test_an_entry_the_force_does_not_offer_changes_nothing_and_says_why(client, data_sets):
+    player = konflikt_player(client)
+    player.add("Officer")
+    before = BattleScribeRoster.objects.get()
+    form = player.page.xpath("//form[contains(@class, 'bs-offers')]")[0]
+    response = client.post(form.get("hx-post"), _as_data([*sent(form), ("entry", "no-such-entry")]), **HX)
+    problem = html(response).xpath("//*[@id='bs-problem']")
+    assert "Reinforced Platoon offers no entry no-such-entry now: pick one of those listed." in text(problem[0])
+    after = BattleScribeRoster.objects.get()
+    assert (after.version, after.points) == (before.version, before.points)
+
+
+def test_a_change_from_a_stale_page_is_not_saved_and_says_so(client, data_sets):
+    player = konflikt_player(client)
+    stale = player.page
+    player.add("Officer")
+    points = BattleScribeRoster.objects.get().points
+    player.page = stale  # a second tab, opened before the Officer was added
+    response = client.post(
+        stale.xpath("//form[contains(@class, 'bs-offers')]")[0].get("hx-post"),
+        _as_data([*sent(stale.xpath("//form[contains(@class, 'bs-offers')]")[0]), ("entry", _offer(stale, "Rifle Squad"))]),
+        **HX,
+    )
+    page = html(response)
+    assert "this roster was changed elsewhere" in text(page.xpath("//*[@id='bs-conflict']")[0])
+    assert BattleScribeRoster.objects.get().points == points
+
+
+def _offer(page, name: str) -> str:
+    return next(b.get("value") for b in page.xpath("//button[@class='offer']") if text(b.xpath("span")[0]) == name)
+
+
+def test_counts_step_and_a_roster_read_back_takes_new_selections_under_ids_of_its_own(client, data_sets):
+    player = konflikt_player(client)
+    player.add("Rifle Squad")
+    squad = player.selection("Rifle Squad")
+    form = squad.xpath("form")[0]
+    soldiers = next(i for i in form.xpath(".//input[@type='number']") if "Soldier with Rifle" in text(i.getparent()))
+    before = float(player.totals().split()[0])
+    soldiers.set("value", str(int(soldiers.get("value")) + 2))
+    player.send(form)
+    assert float(player.totals().split()[0]) > before
+    editing.RECENT.clear()  # the next edit reads the roster back from its XML, as another process would
+    player.add("Rifle Squad")
+    player.add("Officer")
+    kept = BattleScribeRoster.objects.get()
+    ids = re.findall(r'<(?:selection|force) id="([^"]+)"', kept.ros_xml)
+    assert len(ids) == len(set(ids)) and len(player.page.xpath("//article[contains(@class, 'bs-selection')]")) > 3
+
+
+def test_a_shared_roster_is_copied_and_read_as_text(client, data_sets):
+    player = konflikt_player(client)
+    player.add("Officer")
+    kept = BattleScribeRoster.objects.get()
+    listing = client.get(f"/bs/r/{kept.share_id}/roster.txt").content.decode()
+    assert listing.startswith(f"Finland test ({kept.data_set.name} revision {kept.data_set.revision}): NOT legal")
+    assert "Officer [50]" in listing
+    copied = client.post(f"/bs/r/{kept.share_id}/copy/")
+    assert copied.status_code == 302 and copied["Location"].startswith("/bs/e/")
+    copy = BattleScribeRoster.objects.exclude(pk=kept.pk).get()
+    assert (copy.name, copy.points, copy.data_set_id) == ("Copy of Finland test", kept.points, kept.data_set_id)
+    mine = client.get("/rosters/mine/").content.decode()
+    assert "Copy of Finland test" in mine and "Finland test" in mine
