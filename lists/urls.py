@@ -2,6 +2,8 @@ from django.urls import path
 
 from lists.web import (
     api,
+    battlescribe_game_views,
+    battlescribe_roster_views,
     edit_views,
     editor_page,
     event_player_views,
@@ -14,7 +16,6 @@ from lists.web import (
     start_views,
     verify_views,
 )
-from lists.web import battlescribe_game_views, battlescribe_roster_views
 from lists.web.battlescribe_views import export_battlescribe
 
 app_name = "lists"

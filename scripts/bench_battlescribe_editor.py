@@ -82,13 +82,21 @@ def main() -> int:
     squad = next(s for s in roster.forces[0].selections if s.name == "Rifle Squad")
     soldier = next(c for c in squad.option.children if c.name == "Soldier with Rifle")
     selections = sum(1 for _ in roster.all_selections())
-    print(f"{data_set.name}: {kept.points:.0f} points, {len(roster.forces[0].selections)} units, {selections} selections")
+    print(
+        f"{data_set.name}: {kept.points:.0f} points, {len(roster.forces[0].selections)} units, {selections} selections"
+    )
 
     cpu: list[float] = []
 
     def edit(count: int) -> float:
         kept.refresh_from_db()
-        fields = {"action": "count", "version": kept.version, "selection": squad.id, "entry": soldier.id, "count": count}
+        fields = {
+            "action": "count",
+            "version": kept.version,
+            "selection": squad.id,
+            "entry": soldier.id,
+            "count": count,
+        }
         started, started_cpu = time.perf_counter(), time.process_time()
         answer = client.post(f"/bs/e/{secret}/change/", fields, HTTP_HX_REQUEST="true")
         assert answer.status_code == 200 and b"Not changed" not in answer.content, answer.content[:500]
@@ -98,7 +106,12 @@ def main() -> int:
     edit(5)  # the first request compiles the data in this process
     cpu.clear()
     whole = [edit(4 + run % 2) for run in range(args.runs)]
-    parts: dict[str, list[float]] = {"read the kept .ros": [], "one engine action": [], "write it back": [], "shape": []}
+    parts: dict[str, list[float]] = {
+        "read the kept .ros": [],
+        "one engine action": [],
+        "write it back": [],
+        "shape": [],
+    }
     for run in range(args.runs):
         kept.refresh_from_db()
         editing.RECENT.clear()  # each part alone: the roster read from its XML, as after another process's edit
@@ -111,7 +124,7 @@ def main() -> int:
         marks.append(time.perf_counter())
         roster_shape(roster)
         marks.append(time.perf_counter())
-        for (name, times), start, end in zip(parts.items(), marks, marks[1:], strict=False):
+        for times, start, end in zip(parts.values(), marks, marks[1:], strict=False):
             times.append((end - start) * 1000)
     print(f"an edit, the whole request:  {spread(whole)} wall-clock, {spread(cpu)} CPU")
     for name, times in parts.items():

@@ -141,19 +141,23 @@ class Player:
         return self.page
 
     def add(self, name: str) -> None:
-        button = next(b for b in self.page.xpath("//button[@class='offer']") if text(b.xpath("span[@class='name']")[0]) == name)
+        button = next(
+            b for b in self.page.xpath("//button[@class='offer']") if text(b.xpath("span[@class='name']")[0]) == name
+        )
         form = next(button.iterancestors("form"))
         self.send(form, [("entry", button.get("value"))])
 
     def selection(self, name: str):
-        return next(a for a in self.page.xpath("//article[contains(@class, 'bs-selection')]") if text(a.xpath("form/header/h3")[0]) == name)
+        return next(
+            a
+            for a in self.page.xpath("//article[contains(@class, 'bs-selection')]")
+            if text(a.xpath("form/header/h3")[0]) == name
+        )
 
     def choose(self, selection: str, legend: str, label: str) -> None:
         form = self.selection(selection).xpath("form")[0]
         fieldset = next(f for f in form.xpath(".//fieldset[@class='one-of']") if text(f.xpath("legend")[0]) == legend)
-        radio = next(
-            lab.xpath("input")[0] for lab in fieldset.xpath("label") if text(lab).startswith(label + " ")
-        )
+        radio = next(lab.xpath("input")[0] for lab in fieldset.xpath("label") if text(lab).startswith(label + " "))
         for other in form.xpath(f".//input[@name='{radio.get('name')}']"):
             other.checked = other is radio
         self.send(form)
@@ -166,7 +170,9 @@ class Player:
 
     def shown_points(self) -> int | float:
         """The sum of the points shown on each force's head."""
-        heads = self.page.xpath("//section[contains(@class, 'bs-force')]/div[@class='force-head']/span[@class='points']")
+        heads = self.page.xpath(
+            "//section[contains(@class, 'bs-force')]/div[@class='force-head']/span[@class='points']"
+        )
         return sum(float(text(h).split()[0]) for h in heads)
 
 
@@ -299,7 +305,9 @@ def test_a_change_from_a_stale_page_is_not_saved_and_says_so(client, data_sets):
     player.page = stale  # a second tab, opened before the Officer was added
     response = client.post(
         stale.xpath("//form[contains(@class, 'bs-offers')]")[0].get("hx-post"),
-        _as_data([*sent(stale.xpath("//form[contains(@class, 'bs-offers')]")[0]), ("entry", _offer(stale, "Rifle Squad"))]),
+        _as_data(
+            [*sent(stale.xpath("//form[contains(@class, 'bs-offers')]")[0]), ("entry", _offer(stale, "Rifle Squad"))]
+        ),
         **HX,
     )
     page = html(response)

@@ -28,7 +28,7 @@ def site(live_server, transactional_db):
     return live_server.url
 
 
-def offer(page, name):
+def offer(page, name):  # noqa: F811 - the fixture, passed on
     """The picker's button for an entry, by its exact name."""
     exactly = re.compile(f"^{re.escape(name)}$")
     return page.locator("button.offer").filter(has=page.locator(".name", has_text=exactly)).first
@@ -38,7 +38,9 @@ def test_a_flames_of_war_list_is_built_broken_shared_and_brought_back(page, site
     page.goto(f"{site}/")
     expect(page.locator("#bs-game-list")).to_contain_text("Flames of War v4")
     page.fill("#bs-army-filter", "bulge american")
-    expect(page.locator("#bs-army")).to_have_value(page.locator("#bs-army option:not([hidden])").first.get_attribute("value"))
+    expect(page.locator("#bs-army")).to_have_value(
+        page.locator("#bs-army option:not([hidden])").first.get_attribute("value")
+    )
     page.select_option("#bs-army", label="Late-War - Bulge: American")
     page.select_option("#bs-force", label="Standard")
     page.fill("#bs-name", "Bulge tanks")

@@ -5,31 +5,37 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('lists', '0024_submission_stored_verdict'),
+        ("lists", "0024_submission_stored_verdict"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='BattleScribeRoster',
+            name="BattleScribeRoster",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('share_id', models.CharField(max_length=32, unique=True)),
-                ('edit_secret_hash', models.CharField(max_length=64, unique=True)),
-                ('name', models.CharField(max_length=200)),
-                ('catalogue_name', models.CharField(blank=True, max_length=200)),
-                ('points', models.FloatField(default=0)),
-                ('points_limit', models.FloatField(blank=True, null=True)),
-                ('error_count', models.PositiveIntegerField(default=0)),
-                ('ros_xml', models.TextField()),
-                ('version', models.PositiveIntegerField(default=1)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('data_set', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='rosters', to='lists.battlescribedataset')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("share_id", models.CharField(max_length=32, unique=True)),
+                ("edit_secret_hash", models.CharField(max_length=64, unique=True)),
+                ("name", models.CharField(max_length=200)),
+                ("catalogue_name", models.CharField(blank=True, max_length=200)),
+                ("points", models.FloatField(default=0)),
+                ("points_limit", models.FloatField(blank=True, null=True)),
+                ("error_count", models.PositiveIntegerField(default=0)),
+                ("ros_xml", models.TextField()),
+                ("version", models.PositiveIntegerField(default=1)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "data_set",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="rosters",
+                        to="lists.battlescribedataset",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-updated_at'],
+                "ordering": ["-updated_at"],
             },
         ),
     ]

@@ -34,8 +34,15 @@ def data_set_game(request: HttpRequest, data_set_id: int) -> HttpResponse:
     """A loaded data set: where it came from, its forces, and its armies with the forces each may field."""
     data_set = get_object_or_404(models.BattleScribeDataSet, pk=data_set_id)
     entries = Count("battlescribeentry", filter=Q(battlescribeentry__hidden=False))
-    books = list(data_set.catalogues.filter(library=False).annotate(entry_count=entries).order_by("-is_game_system", "name"))
-    forces = data_set.battlescribeforce_set.filter(hidden=False).select_related("catalogue").prefetch_related("children").order_by("name")
+    books = list(
+        data_set.catalogues.filter(library=False).annotate(entry_count=entries).order_by("-is_game_system", "name")
+    )
+    forces = (
+        data_set.battlescribeforce_set.filter(hidden=False)
+        .select_related("catalogue")
+        .prefetch_related("children")
+        .order_by("name")
+    )
     own = {}
     for force in forces:
         own.setdefault(force.catalogue_id, {}).setdefault(force.bs_id, force)

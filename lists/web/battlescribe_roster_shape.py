@@ -99,7 +99,9 @@ class Shaper:
 
     def take_entry(self, entry_ids: set[str]) -> list[str]:
         """Errors reported at an entry rather than at a selection (too many of it)."""
-        mine = [e for e in self.unplaced if e.owner_type == "selection" and not e.owner_id and e.owner_entry_id in entry_ids]
+        mine = [
+            e for e in self.unplaced if e.owner_type == "selection" and not e.owner_id and e.owner_entry_id in entry_ids
+        ]
         self.unplaced = [e for e in self.unplaced if e not in mine]
         return [e.message for e in mine]
 

@@ -102,7 +102,9 @@ def top_forces(data_set: models.BattleScribeDataSet) -> list[tuple[str, str]]:
 def newer_data_set(data_set: models.BattleScribeDataSet) -> models.BattleScribeDataSet | None:
     """A newer revision of the same game loaded since this roster's (the roster stays on its own)."""
     return (
-        models.BattleScribeDataSet.objects.filter(game_system_id=data_set.game_system_id, revision__gt=data_set.revision)
+        models.BattleScribeDataSet.objects.filter(
+            game_system_id=data_set.game_system_id, revision__gt=data_set.revision
+        )
         .order_by("-revision")
         .first()
     )

@@ -131,5 +131,7 @@ def my_rosters(request: HttpRequest) -> HttpResponse:
     rosters = models.Roster.objects.filter(edit_secret_hash__in=secrets_by_hash).select_related("system", "army")
     entries = [(roster, secrets_by_hash[roster.edit_secret_hash]) for roster in rosters]
     data_set_rosters = models.BattleScribeRoster.objects.filter(edit_secret_hash__in=secrets_by_hash)
-    others = [(roster, secrets_by_hash[roster.edit_secret_hash]) for roster in data_set_rosters.select_related("data_set")]
+    others = [
+        (roster, secrets_by_hash[roster.edit_secret_hash]) for roster in data_set_rosters.select_related("data_set")
+    ]
     return render(request, "lists/my_rosters.html", {"entries": entries, "data_set_entries": others})
