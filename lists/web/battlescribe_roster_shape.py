@@ -176,13 +176,11 @@ class Shaper:
         )
         if self.with_offers:
             shape.controls = self.controls(selection)
-        shape.children = [self.selection_shape(child) for child in selection.children if self.worth_showing(child)]
+        children = [self.selection_shape(child) for child in selection.children]
+        # In the editor a child gets its own block where it has something of its own to show; read-only, always.
+        shape.children = [c for c in children if not self.with_offers or c.controls or c.children or c.errors]
         shape.errors = self.take("selection", selection.id) + self.take_entry({selection.entry_id})
         return shape
-
-    def worth_showing(self, child: Selection) -> bool:
-        """A child selection gets its own block where it has choices of its own (or, read-only, always)."""
-        return not self.with_offers or bool(child.option.children) or bool(child.children)
 
     def controls(self, selection: Selection) -> list[Control]:
         """The choices under a selection: each group, then each entry in no group."""
