@@ -35,6 +35,8 @@ urlpatterns = [
     path("bs/r/<str:share_id>/roster.rosz", battlescribe_roster_views.export, {"zipped": True}, name="bs-export-rosz"),
     path("bs/r/<str:share_id>/roster.txt", battlescribe_roster_views.text, name="bs-export-text"),
     path("bs/r/<str:share_id>/copy/", battlescribe_roster_views.copy, name="bs-copy"),
+    path("bs/r/<str:share_id>/cards.pdf", battlescribe_roster_views.printout, {"what": "cards"}, name="bs-cards"),
+    path("bs/r/<str:share_id>/list.pdf", battlescribe_roster_views.printout, {"what": "list"}, name="bs-list"),
     # Rosters: start or import, then edit by secret link, share by id.
     path("rosters/new/", start_views.start_roster, name="start"),
     path("rosters/import/", start_views.import_roster, name="import"),

@@ -350,3 +350,25 @@ def test_a_shared_roster_is_copied_and_read_as_text(client, data_sets):
     assert (copy.name, copy.points, copy.data_set_id) == ("Copy of Finland test", kept.points, kept.data_set_id)
     mine = client.get("/rosters/mine/").content.decode()
     assert "Copy of Finland test" in mine and "Finland test" in mine
+
+
+def test_a_roster_stays_on_its_revision_and_says_when_a_newer_one_is_loaded(client, data_sets, tmp_path):
+    player = konflikt_player(client)
+    player.add("Officer")
+    kept = BattleScribeRoster.objects.get()
+    newer = tmp_path / "konflikt47"
+    newer.mkdir()
+    for source in (SHARED / "bsdata" / "konflikt47").iterdir():
+        content = source.read_bytes()
+        if source.suffix == ".gst":  # the same data as a later revision of the game system
+            content = content.replace(b'revision="3"', b'revision="4"', 1)
+        (newer / source.name).write_bytes(content)
+    call_command("load_battlescribe", str(newer), stdout=StringIO())
+
+    page = html(client.get(player.edit_url))
+    notice = text(page.xpath("//*[@id='newer-data']")[0])
+    assert notice == (
+        f"Newer data for this game is loaded: {kept.data_set.name} revision 4. "
+        "This roster stays on revision 3, priced as it was built."
+    )
+    assert BattleScribeRoster.objects.get().data_set_id == kept.data_set_id

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -29,6 +29,11 @@ from lists.rosters.sharing import (
 from lists.web.battlescribe_roster_shape import roster_shape
 from lists.web.page_helpers import download, download_name, limit_creation, limit_pages, problems_page, whole_number
 from lists.web.start_views import remember_and_open
+
+try:  # Unit cards and the organiser's list of these rosters come with lists/cards/battlescribe_cards.py.
+    from lists.cards import battlescribe_cards
+except ImportError:  # a version without it offers neither download
+    battlescribe_cards = None
 
 ROSTER_EDITOR = "bs-edit"
 
@@ -89,6 +94,7 @@ def editor_context(request: HttpRequest, kept: models.BattleScribeRoster, secret
         "change_url": reverse("lists:bs-change", args=[secret]),
         "edit_url": reverse("lists:bs-edit", args=[secret]),
         "newer": newer_data_set(data_set),
+        "printable": battlescribe_cards is not None,
         **extra,
     }
 
@@ -145,7 +151,12 @@ def change(request: HttpRequest, secret: str) -> HttpResponse:
 def share(request: HttpRequest, share_id: str) -> HttpResponse:
     kept = data_set_roster_for_share(share_id)
     roster = editing.open_roster(kept)
-    context = {"kept": kept, "shape": roster_shape(roster, with_offers=False), "data_set": kept.data_set}
+    context = {
+        "kept": kept,
+        "shape": roster_shape(roster, with_offers=False),
+        "data_set": kept.data_set,
+        "printable": battlescribe_cards is not None,
+    }
     response = render(request, "lists/battlescribe_share.html", context)
     response["X-Robots-Tag"] = "noindex, nofollow"
     return response
@@ -180,3 +191,17 @@ def copy(request: HttpRequest, share_id: str) -> HttpResponse:
     secret = new_edit_secret()
     copied = editing.keep_new(kept.data_set, roster, new_share_id(), hash_secret(secret))
     return remember_and_open(request, copied, secret, ROSTER_EDITOR)
+
+
+@require_GET
+@limit_pages
+def printout(request: HttpRequest, share_id: str, what: str) -> HttpResponse:
+    """The roster's unit cards (`cards`) or organiser's list (`list`) as a PDF, from the data's profiles."""
+    if battlescribe_cards is None:
+        raise Http404("This version prints no cards for rosters of BattleScribe games.")
+    kept = data_set_roster_for_share(share_id)
+    render = (
+        battlescribe_cards.render_battlescribe_cards if what == "cards" else battlescribe_cards.render_battlescribe_list
+    )
+    pdf = render(editing.export_xml(kept).encode(), kept.data_set)
+    return download(pdf, "application/pdf", download_name(kept, f"-{what}.pdf"))
