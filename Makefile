@@ -63,3 +63,4 @@ bench: install-dev
 	$(BIN)/python scripts/bench_input.py
 	$(BIN)/python scripts/load.py
 	$(BIN)/python scripts/bench_battlescribe.py
+	$(BIN)/python scripts/bench_battlescribe_editor.py

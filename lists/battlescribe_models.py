@@ -178,3 +178,34 @@ class BattleScribeEntryCategory(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entry_id}: {self.category_id}"
+
+
+class BattleScribeRoster(models.Model):
+    """A roster of a loaded data set, kept as the .ros XML the engine writes, pinned to that data set.
+
+    The XML is what the engine reads back for every edit; name, points and verdict are a summary of it
+    kept for lists and pages that should not compile the data. Share id and edit secret work as a
+    `Roster`'s do (lists/rosters/sharing.py)."""
+
+    data_set = models.ForeignKey(BattleScribeDataSet, on_delete=models.PROTECT, related_name="rosters")
+    share_id = models.CharField(max_length=32, unique=True)
+    edit_secret_hash = models.CharField(max_length=64, unique=True)
+    name = models.CharField(max_length=200)
+    catalogue_name = models.CharField(max_length=200, blank=True)
+    points = models.FloatField(default=0)
+    points_limit = models.FloatField(null=True, blank=True)  # None: no limit
+    error_count = models.PositiveIntegerField(default=0)
+    ros_xml = models.TextField()
+    version = models.PositiveIntegerField(default=1)  # raised by every saved edit
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def legal(self) -> bool:
+        return self.error_count == 0

@@ -554,6 +554,7 @@ from lists.battlescribe_models import (  # noqa: E402,F401
     BattleScribeForce,
     BattleScribeForceCategory,
     BattleScribeProfile,
+    BattleScribeRoster,
     BattleScribeRule,
 )
 from lists.event_models import Event, Submission  # noqa: E402,F401

@@ -2,6 +2,8 @@ from django.urls import path
 
 from lists.web import (
     api,
+    battlescribe_game_views,
+    battlescribe_roster_views,
     edit_views,
     editor_page,
     event_player_views,
@@ -23,6 +25,18 @@ urlpatterns = [
     path("help/<slug:name>/", help_views.doc_page, name="help"),
     path("games/<slug:system_key>/", game_views.game, name="game"),
     path("games/<slug:system_key>/armies/<slug:army_key>/", game_views.army, name="army"),
+    # Games of loaded BattleScribe data sets and their rosters (the engine judges them).
+    path("games/data/<int:data_set_id>/", battlescribe_game_views.data_set_game, name="bs-game"),
+    path("bs/new/", battlescribe_roster_views.start, name="bs-start"),
+    path("bs/e/<str:secret>/", battlescribe_roster_views.edit, name="bs-edit"),
+    path("bs/e/<str:secret>/change/", battlescribe_roster_views.change, name="bs-change"),
+    path("bs/r/<str:share_id>/", battlescribe_roster_views.share, name="bs-share"),
+    path("bs/r/<str:share_id>/roster.ros", battlescribe_roster_views.export, {"zipped": False}, name="bs-export-ros"),
+    path("bs/r/<str:share_id>/roster.rosz", battlescribe_roster_views.export, {"zipped": True}, name="bs-export-rosz"),
+    path("bs/r/<str:share_id>/roster.txt", battlescribe_roster_views.text, name="bs-export-text"),
+    path("bs/r/<str:share_id>/copy/", battlescribe_roster_views.copy, name="bs-copy"),
+    path("bs/r/<str:share_id>/cards.pdf", battlescribe_roster_views.printout, {"what": "cards"}, name="bs-cards"),
+    path("bs/r/<str:share_id>/list.pdf", battlescribe_roster_views.printout, {"what": "list"}, name="bs-list"),
     # Rosters: start or import, then edit by secret link, share by id.
     path("rosters/new/", start_views.start_roster, name="start"),
     path("rosters/import/", start_views.import_roster, name="import"),

@@ -19,7 +19,7 @@ from lists.battlescribe.engine import Roster
 from lists.battlescribe.engine.roster_files import write_roster_xml
 from lists.battlescribe.engine.validation import roster_errors
 from lists.gamedata.battlescribe_cache import battlescribe_game_data
-from lists.models import BattleScribeDataSet
+from lists.models import BattleScribeDataSet, BattleScribeRoster
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 AFRIKA_KORPS = SHARED / "community-data" / "ba3-afrika-korps"
@@ -234,7 +234,7 @@ def test_malformed_xml_is_unusable(tmp_path):
     assert (code, out) == (2, "") and "not valid XML" in err
 
 
-def test_the_web_import_answers_such_a_roster_with_400(client, real_packs):
+def test_the_web_import_keeps_such_a_roster_with_the_engines_points(client, real_packs):
     if not DAK_ROSTER.is_file():
         pytest.skip(f"no roster at {DAK_ROSTER}")
     load(AFRIKA_KORPS)
@@ -242,6 +242,8 @@ def test_the_web_import_answers_such_a_roster_with_400(client, real_packs):
 
     response = client.post("/rosters/import/", {"file": upload})
 
-    assert response.status_code == 400
-    page = response.content.decode()
-    assert "this is a roster of Bolt Action 3ed; rosters of BattleScribe data sets are checked by" in page
+    assert response.status_code == 302 and response["Location"].startswith("/bs/e/")
+    kept = BattleScribeRoster.objects.get()
+    assert (kept.points, kept.points_limit, kept.data_set.name) == (996, 1000, "Bolt Action 3ed")
+    page = client.get(response["Location"]).content.decode()
+    assert "996" in page and "Heer Infantry Squad" in page

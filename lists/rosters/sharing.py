@@ -11,7 +11,7 @@ import secrets
 
 from django.http import Http404
 
-from lists.models import Roster
+from lists.models import BattleScribeRoster, Roster
 
 SHARE_ID_BYTES = 12  # 96 random bits
 EDIT_SECRET_BYTES = 32  # 256 random bits
@@ -31,18 +31,35 @@ def hash_secret(secret: str) -> str:
 
 def roster_for_edit(secret: str) -> Roster:
     """The roster this edit secret opens; 404 for any wrong secret, so guesses learn nothing."""
+    return _edited(Roster.objects.select_related("system", "army"), secret)
+
+
+def roster_for_share(share_id: str) -> Roster:
+    return _shared(Roster.objects.select_related("system", "army"), share_id)
+
+
+def data_set_roster_for_edit(secret: str) -> BattleScribeRoster:
+    """A roster of a loaded BattleScribe data set by its edit secret, as `roster_for_edit`."""
+    return _edited(BattleScribeRoster.objects.select_related("data_set"), secret)
+
+
+def data_set_roster_for_share(share_id: str) -> BattleScribeRoster:
+    return _shared(BattleScribeRoster.objects.select_related("data_set"), share_id)
+
+
+def _edited(rosters, secret: str):
     if len(secret) > 100:
         raise Http404
-    roster = Roster.objects.select_related("system", "army").filter(edit_secret_hash=hash_secret(secret)).first()
+    roster = rosters.filter(edit_secret_hash=hash_secret(secret)).first()
     if roster is None:
         raise Http404
     return roster
 
 
-def roster_for_share(share_id: str) -> Roster:
+def _shared(rosters, share_id: str):
     if len(share_id) > 32:
         raise Http404
-    roster = Roster.objects.select_related("system", "army").filter(share_id=share_id).first()
+    roster = rosters.filter(share_id=share_id).first()
     if roster is None:
         raise Http404
     return roster

@@ -8,6 +8,7 @@ from django.views.decorators.http import require_GET
 from lists.models import Army, GameSystem, SpecialRule, UnitModel, UnitType, Weapon, WeaponRule
 from lists.rules.organisation import describe_limit
 from lists.web.army_choices import army_groups
+from lists.web.battlescribe_game_views import data_set_games, start_choices
 from lists.web.forms import StartForm
 
 
@@ -29,7 +30,10 @@ def home_page(
         Prefetch("army_set", queryset=Army.objects.annotate(unit_count=Count("unit_types")))
     )
     games = [system for system in systems if system.kind == "game"]
+    data_sets = data_set_games()
     context = {
+        "data_sets": data_sets,
+        **start_choices(data_sets),
         "systems": systems,
         "games": games,
         "army_groups": army_groups(games),

@@ -16,10 +16,12 @@ from lists import models
 from lists.gamedata.loading import (
     game_data,
 )
+from lists.rosters.battlescribe_data_editing import keep_imported
 from lists.rosters.files import (
+    DataSetRoster,
     RosterFileInvalid,
     default_force_name,
-    load_roster_file,
+    load_any_roster_file,
     save_new_roster,
 )
 from lists.rosters.sharing import hash_secret, new_edit_secret, new_share_id
@@ -63,7 +65,8 @@ def start_roster(request: HttpRequest) -> HttpResponse:
 @require_POST
 @limit_creation
 def import_roster(request: HttpRequest) -> HttpResponse:
-    """Create a roster from an uploaded or pasted YAML/JSON file; a bad file saves nothing."""
+    """Create a roster from an uploaded or pasted file; a bad file saves nothing. A .ros/.rosz of a loaded
+    BattleScribe data set becomes a roster of that data set, opened in its editor."""
     upload = request.FILES.get("file")
     text = request.POST.get("text") or ""
     if upload is not None:
@@ -71,12 +74,15 @@ def import_roster(request: HttpRequest) -> HttpResponse:
     else:
         raw, filename = _pasted_bytes(request, text), ""
     try:
-        resolved = load_roster_file(raw, filename)
+        resolved = load_any_roster_file(raw, filename)
     except RosterFileInvalid as invalid:
         # The pasted text comes back with the problems, so the player can fix it in place.
         problems = [str(problem) for problem in invalid.problems]
         return home_page(request, import_problems=problems, import_text=text, status=400)
     secret = new_edit_secret()
+    if isinstance(resolved, DataSetRoster):
+        kept = keep_imported(resolved, new_share_id(), hash_secret(secret))
+        return remember_and_open(request, kept, secret, "bs-edit")
     roster = save_new_roster(resolved, new_share_id(), hash_secret(secret))
     return imported(request, remember_and_open(request, roster, secret), resolved)
 
@@ -94,8 +100,9 @@ def _pasted_bytes(request: HttpRequest, text: str) -> bytes:
     return text.encode()
 
 
-def remember_and_open(request: HttpRequest, roster: models.Roster, secret: str) -> HttpResponse:
-    response = redirect("lists:edit", secret=secret)
+def remember_and_open(request: HttpRequest, roster, secret: str, editor: str = "edit") -> HttpResponse:
+    """The roster's editor (`editor`: the URL name), its edit secret remembered on this device."""
+    response = redirect(f"lists:{editor}", secret=secret)
     add_never_cache_headers(response)  # it carries a new edit secret: no browser or proxy may keep it
     mine = [entry for entry in remembered_secrets(request) if entry != secret][: MY_ROSTERS_LIMIT - 1]
     response.set_signed_cookie(
@@ -123,4 +130,8 @@ def my_rosters(request: HttpRequest) -> HttpResponse:
     secrets_by_hash = {hash_secret(secret): secret for secret in remembered_secrets(request)}
     rosters = models.Roster.objects.filter(edit_secret_hash__in=secrets_by_hash).select_related("system", "army")
     entries = [(roster, secrets_by_hash[roster.edit_secret_hash]) for roster in rosters]
-    return render(request, "lists/my_rosters.html", {"entries": entries})
+    data_set_rosters = models.BattleScribeRoster.objects.filter(edit_secret_hash__in=secrets_by_hash)
+    others = [
+        (roster, secrets_by_hash[roster.edit_secret_hash]) for roster in data_set_rosters.select_related("data_set")
+    ]
+    return render(request, "lists/my_rosters.html", {"entries": entries, "data_set_entries": others})

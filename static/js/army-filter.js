@@ -3,10 +3,20 @@
 // hidden. Boxes are found when typed in, so a picker htmx puts in place works too.
 (() => {
   const show = () => {
-    for (const box of document.querySelectorAll("input.army-filter[hidden]")) box.hidden = false;
+    for (const box of document.querySelectorAll("input.army-filter[hidden], input.game-filter[hidden]")) box.hidden = false;
   };
   show();
   document.addEventListener("htmx:afterSettle", show);
+  // A list of games (the BattleScribe data sets) filters the same way, item by item.
+  document.addEventListener("input", (event) => {
+    const box = event.target;
+    if (!(box instanceof HTMLInputElement) || !box.classList.contains("game-filter")) return;
+    const list = document.getElementById(box.getAttribute("aria-controls"));
+    const words = box.value.toLowerCase().split(/\s+/).filter(Boolean);
+    for (const item of list ? list.children : []) {
+      item.hidden = !words.every((word) => item.textContent.toLowerCase().includes(word));
+    }
+  });
   document.addEventListener("input", (event) => {
     const box = event.target;
     if (!(box instanceof HTMLInputElement) || !box.classList.contains("army-filter")) return;

@@ -103,8 +103,8 @@ def write_info(roster: Roster, parent: Any, profiles: list[ShownProfile], rules:
                 element(characteristics, "characteristic", [("name", name), ("typeId", type_id)]).text = value
 
 
-def write_selection(roster: Roster, parent: Any, selection: Selection) -> None:
-    """One selection element and everything in it."""
+def write_selection(roster: Roster, parent: Any, selection: Selection, with_info: bool = True) -> None:
+    """One selection element and everything in it (its profiles and rules `with_info`)."""
     node = element(
         parent,
         "selection",
@@ -121,12 +121,13 @@ def write_selection(roster: Roster, parent: Any, selection: Selection) -> None:
         ],
     )
     text_child(node, "customNotes", selection.custom_notes)
-    profiles, rules = shown_info(roster.data, selection.option.sources, Context.of_selection(roster, selection))
-    write_info(roster, node, profiles, rules)
+    if with_info:
+        profiles, rules = shown_info(roster.data, selection.option.sources, Context.of_selection(roster, selection))
+        write_info(roster, node, profiles, rules)
     if selection.children:
         holder = element(node, "selections", [])
         for child in selection.children:
-            write_selection(roster, holder, child)
+            write_selection(roster, holder, child, with_info)
     write_costs(roster, node, selection.costs, [t for t in selection.costs if t in selection.declared_costs])
     if selection.categories:
         holder = element(node, "categories", [])
@@ -143,8 +144,8 @@ def write_selection(roster: Roster, parent: Any, selection: Selection) -> None:
             )
 
 
-def write_force(roster: Roster, parent: Any, force: Force) -> None:
-    """One force element and everything in it."""
+def write_force(roster: Roster, parent: Any, force: Force, with_info: bool = True) -> None:
+    """One force element and everything in it (its profiles and rules `with_info`)."""
     from .state import force_info
 
     node = element(
@@ -163,12 +164,13 @@ def write_force(roster: Roster, parent: Any, force: Force) -> None:
         ],
     )
     text_child(node, "customNotes", force.custom_notes)
-    profiles, rules = force_info(roster, force)
-    write_info(roster, node, profiles, rules)
+    if with_info:
+        profiles, rules = force_info(roster, force)
+        write_info(roster, node, profiles, rules)
     if force.selections:
         holder = element(node, "selections", [])
         for selection in force.selections:
-            write_selection(roster, holder, selection)
+            write_selection(roster, holder, selection, with_info)
     publications = [*force.catalogue.publications, *roster.data.game_system.publications]
     if publications:
         holder = element(node, "publications", [])
@@ -191,11 +193,12 @@ def write_force(roster: Roster, parent: Any, force: Force) -> None:
     if force.forces:
         forces = element(node, "forces", [])
         for child in force.forces:
-            write_force(roster, forces, child)
+            write_force(roster, forces, child, with_info)
 
 
-def write_roster_xml(roster: Roster) -> str:
-    """The roster as .ros XML, as BattleScribe writes it."""
+def write_roster_xml(roster: Roster, with_info: bool = True) -> str:
+    """The roster as .ros XML, as BattleScribe writes it; without the profiles and rules shown in it
+    (`with_info` False) where only this engine reads it back, which never reads them."""
     system = roster.data.game_system
     root = etree.Element(f"{{{NAMESPACE}}}roster", nsmap={None: NAMESPACE})
     for name, value in (
@@ -213,7 +216,7 @@ def write_roster_xml(roster: Roster) -> str:
     if roster.forces:
         forces = element(root, "forces", [])
         for force in roster.forces:
-            write_force(roster, forces, force)
+            write_force(roster, forces, force, with_info)
     text = etree.tostring(root, pretty_print=True, encoding="unicode")
     # BattleScribe writes the namespace after the roster's attributes; lxml writes it first.
     namespace = f' xmlns="{NAMESPACE}"'

@@ -1,0 +1,199 @@
+"""Pages of rosters of loaded BattleScribe data sets: start, the editor, share, files and copy.
+
+Every change is one engine action on the kept roster (lists/rosters/battlescribe_data_editing.py); the
+editor answers an htmx request with the roster's part of the page and any other with a redirect back,
+so the page works without JavaScript.
+"""
+
+from __future__ import annotations
+
+import time
+
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from lists import models
+from lists.cards import battlescribe_cards
+from lists.rosters import battlescribe_data_editing as editing
+from lists.rosters.battlescribe_data_editing import EditRefused
+from lists.rosters.battlescribe_writing import roster_rosz
+from lists.rosters.sharing import (
+    data_set_roster_for_edit,
+    data_set_roster_for_share,
+    hash_secret,
+    new_edit_secret,
+    new_share_id,
+)
+from lists.web.battlescribe_roster_shape import roster_shape
+from lists.web.page_helpers import download, download_name, limit_creation, limit_pages, problems_page, whole_number
+from lists.web.start_views import remember_and_open
+
+ROSTER_EDITOR = "bs-edit"
+
+
+def pair(value: str) -> tuple[int | None, str]:
+    """A form value `data set id:BattleScribe id`, as the start form's choices are written."""
+    head, _, tail = (value or "").partition(":")
+    return whole_number(head), tail
+
+
+@require_POST
+@limit_creation
+def start(request: HttpRequest) -> HttpResponse:
+    """A new roster of a data set: an army (catalogue) and its first force."""
+    set_id, catalogue_id = pair(request.POST.get("catalogue", ""))
+    force_set_id, force_entry_id = pair(request.POST.get("force", ""))
+    data_set = models.BattleScribeDataSet.objects.filter(pk=set_id).first()
+    problems = []
+    if data_set is None:
+        problems.append("Choose an army of a game loaded here.")
+    elif force_set_id != set_id:
+        problems.append(f"Choose a force of {data_set.name}: the force chosen is another game's.")
+    limit_text = (request.POST.get("points_limit") or "").strip()
+    limit = whole_number(limit_text)
+    if limit_text and limit is None:
+        problems.append(f"The points limit is a whole number (or blank for none); {limit_text[:20]!r} is not.")
+    if not problems:
+        try:
+            roster = editing.new_roster(data_set, catalogue_id, force_entry_id, request.POST.get("name", ""), limit)
+        except EditRefused as refused:
+            problems.append(str(refused))
+    if problems:
+        return problems_page(request, problems, title="The roster was not started")
+    secret = new_edit_secret()
+    kept = editing.keep_new(data_set, roster, new_share_id(), hash_secret(secret))
+    return remember_and_open(request, kept, secret, ROSTER_EDITOR)
+
+
+@require_GET
+@limit_pages
+def edit(request: HttpRequest, secret: str) -> HttpResponse:
+    kept = data_set_roster_for_edit(secret)
+    return render(request, "lists/battlescribe_editor.html", editor_context(request, kept, secret))
+
+
+def editor_context(request: HttpRequest, kept: models.BattleScribeRoster, secret: str, **extra) -> dict:
+    roster = extra.pop("roster", None) or editing.open_roster(kept)
+    data_set = kept.data_set
+    catalogues = data_set.catalogues.filter(library=False, is_game_system=False)
+    return {
+        "kept": kept,
+        "secret": secret,
+        "shape": roster_shape(roster),
+        "data_set": data_set,
+        "catalogues": catalogues,
+        "force_entries": top_forces(data_set),
+        "share_url": reverse("lists:bs-share", args=[kept.share_id]),
+        "change_url": reverse("lists:bs-change", args=[secret]),
+        "edit_url": reverse("lists:bs-edit", args=[secret]),
+        "newer": newer_data_set(data_set),
+        **extra,
+    }
+
+
+def top_forces(data_set: models.BattleScribeDataSet) -> list[tuple[str, str]]:
+    """The data set's top-level forces (id, name), each once though several catalogues define it."""
+    rows = data_set.battlescribeforce_set.filter(parent=None, hidden=False).order_by("name")
+    return list(dict.fromkeys((row.bs_id, row.name) for row in rows))
+
+
+def newer_data_set(data_set: models.BattleScribeDataSet) -> models.BattleScribeDataSet | None:
+    """A newer revision of the same game loaded since this roster's (the roster stays on its own)."""
+    return (
+        models.BattleScribeDataSet.objects.filter(
+            game_system_id=data_set.game_system_id, revision__gt=data_set.revision
+        )
+        .order_by("-revision")
+        .first()
+    )
+
+
+@require_POST
+def change(request: HttpRequest, secret: str) -> HttpResponse:
+    """One change to the roster; refused changes come back with why, and nothing is saved."""
+    started = time.perf_counter()
+    kept = data_set_roster_for_edit(secret)
+    version = whole_number(request.POST.get("version"))
+    # A field sent twice keeps its last value: a button's action after the form's own, a ticked box after its 0.
+    fields = {key: request.POST.getlist(key)[-1] for key in request.POST if key != "csrfmiddlewaretoken"}
+    roster = editing.open_roster(kept, to_change=True)
+    problem = conflict = None
+    try:
+        with transaction.atomic():
+            editing.apply(roster, fields.get("action", ""), fields)
+            if not editing.save(kept, roster, version):
+                conflict = True
+    except EditRefused as refused:
+        problem = str(refused)
+    if problem or conflict:
+        kept.refresh_from_db()
+        roster = editing.open_roster(kept)
+    if not request.htmx:
+        if problem:
+            return problems_page(request, [problem], title="That change was not made")
+        return redirect("lists:bs-edit", secret=secret)
+    context = editor_context(request, kept, secret, roster=roster, problem=problem, conflict=conflict)
+    response = render(request, "lists/battlescribe_editor.html#roster", context, status=200)
+    response["Server-Timing"] = f"edit;dur={(time.perf_counter() - started) * 1000:.1f}"
+    return response
+
+
+@require_GET
+@limit_pages
+def share(request: HttpRequest, share_id: str) -> HttpResponse:
+    kept = data_set_roster_for_share(share_id)
+    roster = editing.open_roster(kept)
+    context = {
+        "kept": kept,
+        "shape": roster_shape(roster, with_offers=False),
+        "data_set": kept.data_set,
+    }
+    response = render(request, "lists/battlescribe_share.html", context)
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    return response
+
+
+@require_GET
+def export(request: HttpRequest, share_id: str, zipped: bool) -> HttpResponse:
+    """The roster as BattleScribe and New Recruit read it (`.ros`, or zipped `.rosz`)."""
+    kept = data_set_roster_for_share(share_id)
+    xml = editing.export_xml(kept).encode()
+    if zipped:
+        return download(roster_rosz(xml), "application/zip", download_name(kept, ".rosz"))
+    return download(xml, "application/xml; charset=utf-8", download_name(kept, ".ros"))
+
+
+@require_GET
+def text(request: HttpRequest, share_id: str) -> HttpResponse:
+    """The roster as plain text: forces, selections with their points, and the verdict."""
+    kept = data_set_roster_for_share(share_id)
+    shape = roster_shape(editing.open_roster(kept), with_offers=False)
+    body = render(request, "lists/battlescribe_roster.txt", {"kept": kept, "shape": shape}).content
+    return download(body, "text/plain; charset=utf-8", download_name(kept, ".txt"))
+
+
+@require_POST
+@limit_creation
+def copy(request: HttpRequest, share_id: str) -> HttpResponse:
+    """A copy of a shared roster with a new edit link of the visitor's own, on the same data revision."""
+    kept = data_set_roster_for_share(share_id)
+    roster = editing.open_roster(kept)
+    roster.name = f"Copy of {kept.name}"[: editing.MAX_NAME]
+    secret = new_edit_secret()
+    copied = editing.keep_new(kept.data_set, roster, new_share_id(), hash_secret(secret))
+    return remember_and_open(request, copied, secret, ROSTER_EDITOR)
+
+
+@require_GET
+@limit_pages
+def printout(request: HttpRequest, share_id: str, what: str) -> HttpResponse:
+    """The roster's unit cards (`cards`) or organiser's list (`list`) as a PDF, from the data's profiles."""
+    kept = data_set_roster_for_share(share_id)
+    render = (
+        battlescribe_cards.render_battlescribe_cards if what == "cards" else battlescribe_cards.render_battlescribe_list
+    )
+    pdf = render(editing.export_xml(kept).encode(), kept.data_set)
+    return download(pdf, "application/pdf", download_name(kept, f"-{what}.pdf"))
