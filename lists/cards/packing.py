@@ -8,7 +8,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from lists.cards.blocks import reference_blocks, roster_rules, unit_blocks
-from lists.cards.layout import CARD_PADDING_MM, MM_PER_PT, Block, Card, Group, Layout
+from lists.cards.layout import Block, Card, Group, Layout
 from lists.cards.renderer import _block_places, _lay_out
 from lists.gamedata.loading import GameData
 from lists.gamedata.snapshot import RosterSnapshot, UnitChoice
@@ -16,13 +16,13 @@ from lists.rules.pricing import fielded_points
 
 
 def _line_mm(layout: Layout) -> float:
-    return layout.font_pt * MM_PER_PT * 1.25
+    return layout.em_mm * 1.25
 
 
 def _body_mm(layout: Layout) -> float:
-    """Height inside a card's padding, less its footer line."""
-    footer = layout.font_pt * 0.85 * MM_PER_PT * 1.25 + 1.2
-    return layout.card_mm[1] - 2 * CARD_PADDING_MM - footer
+    """Height inside a card's padding, less its footer line (its text, rule and a little room above)."""
+    footer = layout.em_mm * (0.85 * 1.25 + 0.55)
+    return layout.card_mm[1] - 2 * layout.padding_mm - footer
 
 
 def _body_key(group: Group) -> str:
@@ -74,7 +74,7 @@ def _first_pass(groups: list[Group], layout: Layout) -> FirstPass | None:
     return FirstPass(document, packed, pages)
 
 
-RULE_MARGIN_MM = 0.8  # a rule paragraph's top and bottom margins
+RULE_MARGIN_EM = 0.36  # a rule paragraph's top and bottom padding (cards.css)
 
 
 def _split_rule(block: Block, room: float, layout: Layout) -> tuple[Block, Block] | None:
@@ -83,12 +83,12 @@ def _split_rule(block: Block, room: float, layout: Layout) -> tuple[Block, Block
     The cut comes from the paragraph's measured density (characters per line);
     each part's height is estimated from it with a spare line, so no part overflows.
     """
-    line = _line_mm(layout)
+    line, margin = _line_mm(layout), RULE_MARGIN_EM * layout.em_mm
     name, text, source = block.data["name"], block.data["text"], block.data.get("source", "")
-    lines = max(1, round((block.height - RULE_MARGIN_MM) / line))
+    lines = max(1, round((block.height - margin) / line))
     source_chars = len(source) + 3 if source else 0  # the source follows the text, on the last part
     per_line = (len(name) + 2 + len(text) + source_chars) / lines
-    fits = int((room - RULE_MARGIN_MM) / line) - 1  # keep a line in hand
+    fits = int((room - margin) / line) - 1  # keep a line in hand
     budget = int(fits * per_line) - len(name) - 4
     words = text.split()
     taken: list[str] = []
@@ -102,7 +102,7 @@ def _split_rule(block: Block, room: float, layout: Layout) -> tuple[Block, Block
     head_text, tail_text = " ".join(taken) + " …", " ".join(words[len(taken) :])
 
     def height(label: str, body: str, extra: int = 0) -> float:
-        return (math.ceil((len(label) + 2 + len(body) + extra) / per_line) + 1) * line + RULE_MARGIN_MM
+        return (math.ceil((len(label) + 2 + len(body) + extra) / per_line) + 1) * line + margin
 
     return (
         Block("rule", {"name": name, "text": head_text}, min(height(name, head_text), room)),
