@@ -1,4 +1,5 @@
-"""Every text on a card stays inside the card and clear of every other text, for the Bolt Action units a player
+"""Every text on a card stays inside the card and clear of every other text, and a rule continued on another card
+is cut at a sentence's end, for the Bolt Action units a player
 fields most (the staple units, below) and every example roster, on poker and A6 cards.
 
 Staple units: every unit of the "1944: Normandy" theatre lists of Germany, the United States and Great Britain
@@ -103,7 +104,14 @@ def staple_rosters(data, layout: Layout) -> list[RosterSnapshot]:
 def card_faults(roster: RosterSnapshot, data, layout: Layout) -> list[str]:
     made = roster_cards(roster, data, layout)
     document = cards._lay_out(made, layout)
-    return [
+    # A rule too long for the room left is cut at a sentence's end: a part ending " …" was cut between words.
+    cut = [
+        f"{card.title} (card {card.part} of {card.parts}): {block.data['name']} cut mid-sentence"
+        for card in made
+        for block in card.blocks
+        if block.kind == "rule" and block.data["text"].endswith(" …")
+    ]
+    return cut + [
         f"{card.title} (card {card.part} of {card.parts}): {fault}"
         for card, page in zip(made, document.pages, strict=True)
         for fault in misplaced_text(page, layout)

@@ -25,7 +25,13 @@ forces:
     units:
 """
 # Texts of the data's notes: what each printed on every card of its units before they were kept off.
-DATA_NOTES = ("crewmen in brackets", "label:", "Extra Selection", "sidecar motorcycles per selection", "Gebirgsjäger Support")
+DATA_NOTES = (
+    "crewmen in brackets",
+    "label:",
+    "Extra Selection",
+    "sidecar motorcycles per selection",
+    "Gebirgsjäger Support",
+)
 
 
 @pytest.fixture(autouse=True)
@@ -34,7 +40,9 @@ def empty_cache():
 
 
 def card_text(army: str, *units: str, card: str = "poker", organisation: str = "Reinforced Platoon") -> str:
-    text = ROSTER.format(army=army, organisation=organisation) + "".join(f"      - {{unit: {unit}, quality: Regular}}\n" for unit in units)
+    text = ROSTER.format(army=army, organisation=organisation) + "".join(
+        f"      - {{unit: {unit}, quality: Regular}}\n" for unit in units
+    )
     resolved = load_roster_file(text.encode(), "roster.yaml")
     pdf = cards_pdf(resolved.snapshot(), resolved.data, Layout(card=card))
     return " ".join(" ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(pdf)).pages)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections import Counter
 from dataclasses import dataclass
 
@@ -77,7 +78,25 @@ def _first_pass(groups: list[Group], layout: Layout) -> FirstPass | None:
 RULE_MARGIN_EM = 0.36  # a rule paragraph's top and bottom padding (cards.css)
 
 
-def _split_rule(block: Block, room: float, layout: Layout) -> tuple[Block, Block] | None:
+SENTENCE_END = re.compile(r"(?<=[.;!?])\s+")
+
+
+def _cut_words(text: str, budget: int, whole_sentences: bool) -> tuple[str, str] | None:
+    """The longest head of `text` within `budget` characters, and the rest: whole sentences where one fits (so the
+    next card starts a sentence, never holds half of one), else whole words, the head then ending in " …"."""
+    pieces = SENTENCE_END.split(text) if whole_sentences else text.split()
+    taken: list[str] = []
+    for piece in pieces:
+        if len(" ".join([*taken, piece])) > budget:
+            break
+        taken.append(piece)
+    if not taken or len(taken) == len(pieces) or (not whole_sentences and len(taken) < 4):
+        return None
+    head, tail = " ".join(taken), " ".join(pieces[len(taken) :])
+    return (head, tail) if whole_sentences else (head + " …", tail)
+
+
+def _split_rule(block: Block, room: float, layout: Layout, whole_sentences: bool = True) -> tuple[Block, Block] | None:
     """Cut a rule so its first part fits `room` mm; the rest continues on the next card.
 
     The cut comes from the paragraph's measured density (characters per line);
@@ -89,17 +108,11 @@ def _split_rule(block: Block, room: float, layout: Layout) -> tuple[Block, Block
     source_chars = len(source) + 3 if source else 0  # the source follows the text, on the last part
     per_line = (len(name) + 2 + len(text) + source_chars) / lines
     fits = int((room - margin) / line) - 1  # keep a line in hand
-    budget = int(fits * per_line) - len(name) - 4
-    words = text.split()
-    taken: list[str] = []
-    for word in words:
-        if len(" ".join([*taken, word])) > budget:
-            break
-        taken.append(word)
-    if len(taken) < 4 or len(taken) == len(words):
+    cut = _cut_words(text, int(fits * per_line) - len(name) - 4, whole_sentences)
+    if cut is None:
         return None
     tail_name = name if name.endswith("(continued)") else f"{name} (continued)"
-    head_text, tail_text = " ".join(taken) + " …", " ".join(words[len(taken) :])
+    head_text, tail_text = cut
 
     def height(label: str, body: str, extra: int = 0) -> float:
         return (math.ceil((len(label) + 2 + len(body) + extra) / per_line) + 1) * line + margin
@@ -114,8 +127,12 @@ def _split_rule(block: Block, room: float, layout: Layout) -> tuple[Block, Block
     )
 
 
-def _fit_rule(block: Block, room: float, layout: Layout) -> tuple[Block, Block] | None:
-    return _split_rule(block, room, layout) if room >= 4 * _line_mm(layout) else None
+def _fit_rule(block: Block, room: float, layout: Layout, whole_card: bool = False) -> tuple[Block, Block] | None:
+    """A rule split at a sentence's end to fill the room left; one longer than a whole card with no sentence end
+    in reach is cut between words (nothing else would keep it on the cards)."""
+    if room < 4 * _line_mm(layout):
+        return None
+    return _split_rule(block, room, layout) or (_split_rule(block, room, layout, False) if whole_card else None)
 
 
 def pack_cards(header: Block, blocks: list[Block], layout: Layout, meta: dict) -> list[Card]:
@@ -136,9 +153,11 @@ def pack_cards(header: Block, blocks: list[Block], layout: Layout, meta: dict) -
                 continue
             cards.append(Card(blocks=[], **meta))
             used = 0.0
+            queue.insert(0, block)  # on the new card: split there if longer than a whole card
+            continue
         elif block.height > room_per_card and block.kind == "rule":
             # A rule longer than a whole card: split it even on an empty card.
-            parts = _fit_rule(block, room_per_card, layout)
+            parts = _fit_rule(block, room_per_card, layout, whole_card=True)
             if parts is not None:
                 cards[-1].blocks.append(parts[0])
                 queue.insert(0, parts[1])
