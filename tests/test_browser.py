@@ -139,7 +139,7 @@ def test_the_cards_pdf_downloads(page, site, tmp_path):
     download = download_info.value
     target = tmp_path / "download.pdf"
     download.save_as(target)
-    assert download.suggested_filename == "browser-platoon-cards.pdf"  # named after the roster
+    assert download.suggested_filename == "browser-platoon-cards-a6.pdf"  # named after the roster
     assert target.read_bytes().startswith(b"%PDF")
     assert "card=a6" in asked.value.url  # the script asks for the size chosen
 

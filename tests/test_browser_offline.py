@@ -102,7 +102,7 @@ def test_a_roster_opened_online_shows_offline_with_its_cards_and_an_edit_shows_b
     wait_for_worker(page)
     with page.expect_download() as download_info:
         page.click("text=Unit cards (PDF)")
-    assert download_info.value.suggested_filename == "table-platoon-cards.pdf"
+    assert download_info.value.suggested_filename == "table-platoon-cards-poker.pdf"
     page.goto(f"{site}/rosters/mine/")
     wait_until_kept(page, f"/r/{roster.share_id}/roster.yaml")
     wait_until_kept(page, f"/r/{roster.share_id}/cards.pdf?card=poker&paper=a4")

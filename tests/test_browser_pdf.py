@@ -69,7 +69,7 @@ def test_unit_cards_download_from_the_share_page_without_leaving_it(page, site, 
         run_the_worker_when_a_render_is_queued()
 
     download = download_info.value
-    assert download.suggested_filename == "rangers-lead-the-way-cards.pdf"
+    assert download.suggested_filename == "rangers-lead-the-way-cards-poker.pdf"
     assert Path(download.path()).read_bytes().startswith(b"%PDF")
 
 
@@ -86,7 +86,7 @@ def test_without_javascript_the_progress_page_refreshes_to_the_file(browser, sit
             run_the_worker_when_a_render_is_queued()
 
         download = download_info.value
-        assert download.suggested_filename == "rangers-lead-the-way-cards.pdf"
+        assert download.suggested_filename == "rangers-lead-the-way-cards-poker.pdf"
         assert Path(download.path()).read_bytes().startswith(b"%PDF")
         expect(page.locator("h1")).to_have_text("Your PDF is ready")
     finally:

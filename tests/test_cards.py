@@ -514,17 +514,27 @@ def test_bought_house_rules_are_priced_lines_of_the_list_pdf_and_on_the_rules_re
     assert "Field telephones: For 15 points a telephone line joins" in reference
 
 
-def test_downloads_are_named_after_the_roster(client):
+def test_downloads_are_named_after_the_roster_and_cards_after_their_size(client):
     roster = imported(client, (ROOT / "examples" / "action-all-fronts.yaml").read_text())
     share = f"/r/{roster.share_id}/"
 
     names = {
         path: client.get(f"{share}{path}")["Content-Disposition"]
-        for path in ("cards.pdf", "list.pdf", "roster.txt", "roster.yaml", "roster.json")
+        for path in (
+            "cards.pdf",
+            "cards.pdf?card=a6",
+            "cards.pdf?card=poker&paper=letter",
+            "list.pdf",
+            "roster.txt",
+            "roster.yaml",
+            "roster.json",
+        )
     }
 
     assert names == {
-        "cards.pdf": 'attachment; filename="normandy-june-1944-cards.pdf"',
+        "cards.pdf": 'attachment; filename="normandy-june-1944-cards-poker.pdf"',
+        "cards.pdf?card=a6": 'attachment; filename="normandy-june-1944-cards-a6.pdf"',
+        "cards.pdf?card=poker&paper=letter": 'attachment; filename="normandy-june-1944-cards-poker-letter.pdf"',
         "list.pdf": 'attachment; filename="normandy-june-1944-list.pdf"',
         "roster.txt": 'attachment; filename="normandy-june-1944.txt"',
         "roster.yaml": 'attachment; filename="normandy-june-1944.yaml"',

@@ -67,7 +67,7 @@ def test_a_held_request_gets_the_pdf_as_soon_as_the_woken_worker_has_made_it(cli
     assert answer.status_code == 200
     assert answer["Content-Type"] == "application/pdf"
     assert answer.content.startswith(b"%PDF")
-    assert 'filename="rangers-lead-the-way-cards.pdf"' in answer["Content-Disposition"]
+    assert 'filename="rangers-lead-the-way-cards-a6.pdf"' in answer["Content-Disposition"]
     assert waited < HOLD_SECONDS / 2  # answered when the render was done, not when the hold ran out
     worker.join(timeout=30)
     assert not worker.is_alive()  # it ran its one job

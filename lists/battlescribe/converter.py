@@ -24,6 +24,7 @@ class Converter:
         self.pack_rules: dict[str, str] = {}  # lower-case name -> rule key
         self.pack_weapons: dict[str, str] = {}  # lower-case name -> weapon key
         self.rule_summaries: dict[str, RuleSummary] = {}  # rule key -> the project's summary (rule_summaries.yaml)
+        self.unit_rules: dict[str, list[str]] = {}  # unit entry name -> rule names the data omits (unit_rules.yaml)
         self.spotter_rules: set[str] = set()  # weapon rules a spotter serves (rule_roles.indirect_fire)
         self.indirect_weapons: set[str] = set()  # weapons with one of them, the converted ones included
         self.damage_values: dict[str, str] = {}  # "9+" -> the pack's damage value key
@@ -73,8 +74,14 @@ class Converter:
                 self.rules[key]["applies_to"] = ours.applies_to
             if ours and ours.modifies:
                 self.rules[key]["modifies"] = [note.model_dump() for note in ours.modifies]
+            if ours and not ours.on_cards:  # a note of the data ("Crew"), not a rule a player plays by
+                self.rules[key]["applies_to"] = {}
             self.report.counts["rules imported with our summary" if ours else "rules imported by name only"] += 1
         return key
+
+    def given_rules(self, unit_name: str, catalogue: DataFile) -> list[str]:
+        """The pack rules the rulebook gives a unit the data names no rule for (unit_rules.yaml: the observers)."""
+        return [self.rule_key(name, "", catalogue.name) for name in self.unit_rules.get(unit_name, [])]
 
     def weapon_key(self, profile: Element, catalogue: DataFile) -> str | None:
         name = (profile.get("name") or "").strip()

@@ -15,10 +15,11 @@ from lists.battlescribe.organisation_facts import apply_facts
 from lists.battlescribe.overrides import Applied, apply_overrides, load_overrides
 from lists.battlescribe.pack_writer import PackWriter
 from lists.battlescribe.reader import read_library
-from lists.battlescribe.summaries import load_summaries
+from lists.battlescribe.summaries import load_summaries, load_unit_rules
 
 DEFAULT_OVERRIDES = Path(__file__).with_name("overrides.yaml")
 DEFAULT_SUMMARIES = Path(__file__).with_name("rule_summaries.yaml")
+UNIT_RULES = Path(__file__).with_name("unit_rules.yaml")  # rules the data gives a unit none of
 REPORT_NAME = "IMPORT-REPORT.md"
 # The Reinforced Platoon: what a roster's visibility conditions are evaluated in.
 REINFORCED_PLATOON = "efef-703c-d244-559f"
@@ -53,6 +54,7 @@ def import_data(
     applied = apply_overrides(library, corrections.overrides)
     converter = Converter(library, REINFORCED_PLATOON)
     converter.rule_summaries = load_summaries(summaries_path)
+    converter.unit_rules = load_unit_rules(UNIT_RULES)
     _pack_context(out_dir.parent, converter)
     files = PackWriter(converter).run()
     category_keys = {category["name"]: category["key"] for category in converter.categories.values()}

@@ -30,6 +30,12 @@ class RuleSummary(BaseModel):
     label: bool = False  # a name with no game effect of its own (the summary says what it marks)
     modifies: list[WeaponNote] = []  # its effect, noted on the lines of the weapons it changes
     applies_to: dict[str, list[str]] | None = None  # the units its card line is printed on (the pack's field)
+    building: bool = False  # a rule for building the list (what counts as a selection), not for play
+
+    @property
+    def on_cards(self) -> bool:
+        """Whether the rule is played at the table, so printed on unit cards: labels and list-building rules are not."""
+        return not (self.label or self.building)
 
 
 def load_summaries(path: Path) -> dict[str, RuleSummary]:
@@ -38,3 +44,11 @@ def load_summaries(path: Path) -> dict[str, RuleSummary]:
         return {}
     data = yaml.safe_load(path.read_text()) or {}
     return {key: RuleSummary.model_validate(value) for key, value in data.items()}
+
+
+def load_unit_rules(path: Path) -> dict[str, list[str]]:
+    """The rules file: a unit entry's name -> the names of the pack rules it is given (an absent file gives none)."""
+    if not path.exists():
+        return {}
+    data = yaml.safe_load(path.read_text()) or {}
+    return {str(name): [str(rule) for rule in rules] for name, rules in data.items()}

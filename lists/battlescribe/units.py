@@ -331,6 +331,7 @@ class UnitBuilder(MenMixin, OptionsMixin):
         options = self.priced_with_others(self.spotters_with_work(part.options, composition, where))
         if options:
             unit["options"] = options
+        part.rules += [k for k in self.converter.given_rules(name_node.name, self.catalogue) if k not in part.rules]
         if part.rules:
             unit["rules"] = part.rules
         describe_vehicle(unit, self, body)  # movement and weapon mounts (lists/battlescribe/mounts.py)

@@ -13,7 +13,7 @@ from lists.gamedata.loading import GameData
 from lists.gamedata.snapshot import ModelLine, RosterSnapshot, RuleInfo, SystemInfo, UnitChoice, WeaponInfo
 
 # Characters of a rule's name and reminder that fit one line of a card.
-REMINDER_CHARS = {"poker": 62, "a6": 105}
+REMINDER_CHARS = {"poker": 62, "a6": 64}
 
 
 def reminder(rule: RuleInfo, layout: Layout) -> str:

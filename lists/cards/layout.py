@@ -8,10 +8,12 @@ MM_PER_PT = 0.3528
 
 CARD_SIZES = {"poker": (63.0, 88.0), "a6": (105.0, 148.0)}
 PAPER_SIZES = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
-FONT_PT = {"poker": 6.2, "a6": 8.0}
-CARD_PADDING_MM = 2.5
+# Type and margins scale with the card: A6 is about 1.65 times a poker card each way, so it is set 1.6 times larger.
+FONT_PT = {"poker": 6.2, "a6": 10.0}
+PADDING_MM = {"poker": 2.5, "a6": 4.0}
 SHEET_MARGIN_MM = 8.0
 CACHE_SECONDS = 60 * 60 * 24
+DEFAULT_PAPER = "a4"  # a cards download names its paper only when it is another
 LIST_VARIANT = "a4"  # the organiser's list has one layout
 
 
@@ -29,6 +31,12 @@ class Layout:
     def variant(self) -> str:
         """The layout's part of a cached PDF's key."""
         return f"{self.card}-{self.paper}-{int(self.merge)}"
+
+    @property
+    def file_suffix(self) -> str:
+        """The end of a cards download's name, which tells the sizes apart: "-cards-a6.pdf", "-cards-poker-letter.pdf"."""
+        paper = f"-{self.paper}" if self.paper != DEFAULT_PAPER else ""
+        return f"-cards-{self.card}{paper}.pdf"
 
     @property
     def card_mm(self) -> tuple[float, float]:
@@ -52,6 +60,15 @@ class Layout:
     @property
     def font_pt(self) -> float:
         return FONT_PT[self.card]
+
+    @property
+    def em_mm(self) -> float:
+        """The card's type size in mm: the cards' stylesheet sets its spaces in em, so they scale with it."""
+        return self.font_pt * MM_PER_PT
+
+    @property
+    def padding_mm(self) -> float:
+        return PADDING_MM[self.card]
 
 
 # --- what goes on a card ------------------------------------------------------

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections import Counter
 from dataclasses import dataclass
 
 from lists.cards.blocks import reference_blocks, roster_rules, unit_blocks
-from lists.cards.layout import CARD_PADDING_MM, MM_PER_PT, Block, Card, Group, Layout
+from lists.cards.layout import Block, Card, Group, Layout
 from lists.cards.renderer import _block_places, _lay_out
 from lists.gamedata.loading import GameData
 from lists.gamedata.snapshot import RosterSnapshot, UnitChoice
@@ -16,13 +17,13 @@ from lists.rules.pricing import fielded_points
 
 
 def _line_mm(layout: Layout) -> float:
-    return layout.font_pt * MM_PER_PT * 1.25
+    return layout.em_mm * 1.25
 
 
 def _body_mm(layout: Layout) -> float:
-    """Height inside a card's padding, less its footer line."""
-    footer = layout.font_pt * 0.85 * MM_PER_PT * 1.25 + 1.2
-    return layout.card_mm[1] - 2 * CARD_PADDING_MM - footer
+    """Height inside a card's padding, less its footer line (its text, rule and a little room above)."""
+    footer = layout.em_mm * (0.85 * 1.25 + 0.55)
+    return layout.card_mm[1] - 2 * layout.padding_mm - footer
 
 
 def _body_key(group: Group) -> str:
@@ -74,35 +75,47 @@ def _first_pass(groups: list[Group], layout: Layout) -> FirstPass | None:
     return FirstPass(document, packed, pages)
 
 
-RULE_MARGIN_MM = 0.8  # a rule paragraph's top and bottom margins
+RULE_MARGIN_EM = 0.36  # a rule paragraph's top and bottom padding (cards.css)
 
 
-def _split_rule(block: Block, room: float, layout: Layout) -> tuple[Block, Block] | None:
+SENTENCE_END = re.compile(r"(?<=[.;!?])\s+")
+
+
+def _cut_words(text: str, budget: int, whole_sentences: bool) -> tuple[str, str] | None:
+    """The longest head of `text` within `budget` characters, and the rest: whole sentences where one fits (so the
+    next card starts a sentence, never holds half of one), else whole words, the head then ending in " …"."""
+    pieces = SENTENCE_END.split(text) if whole_sentences else text.split()
+    taken: list[str] = []
+    for piece in pieces:
+        if len(" ".join([*taken, piece])) > budget:
+            break
+        taken.append(piece)
+    if not taken or len(taken) == len(pieces) or (not whole_sentences and len(taken) < 4):
+        return None
+    head, tail = " ".join(taken), " ".join(pieces[len(taken) :])
+    return (head, tail) if whole_sentences else (head + " …", tail)
+
+
+def _split_rule(block: Block, room: float, layout: Layout, whole_sentences: bool = True) -> tuple[Block, Block] | None:
     """Cut a rule so its first part fits `room` mm; the rest continues on the next card.
 
     The cut comes from the paragraph's measured density (characters per line);
     each part's height is estimated from it with a spare line, so no part overflows.
     """
-    line = _line_mm(layout)
+    line, margin = _line_mm(layout), RULE_MARGIN_EM * layout.em_mm
     name, text, source = block.data["name"], block.data["text"], block.data.get("source", "")
-    lines = max(1, round((block.height - RULE_MARGIN_MM) / line))
+    lines = max(1, round((block.height - margin) / line))
     source_chars = len(source) + 3 if source else 0  # the source follows the text, on the last part
     per_line = (len(name) + 2 + len(text) + source_chars) / lines
-    fits = int((room - RULE_MARGIN_MM) / line) - 1  # keep a line in hand
-    budget = int(fits * per_line) - len(name) - 4
-    words = text.split()
-    taken: list[str] = []
-    for word in words:
-        if len(" ".join([*taken, word])) > budget:
-            break
-        taken.append(word)
-    if len(taken) < 4 or len(taken) == len(words):
+    fits = int((room - margin) / line) - 1  # keep a line in hand
+    cut = _cut_words(text, int(fits * per_line) - len(name) - 4, whole_sentences)
+    if cut is None:
         return None
     tail_name = name if name.endswith("(continued)") else f"{name} (continued)"
-    head_text, tail_text = " ".join(taken) + " …", " ".join(words[len(taken) :])
+    head_text, tail_text = cut
 
     def height(label: str, body: str, extra: int = 0) -> float:
-        return (math.ceil((len(label) + 2 + len(body) + extra) / per_line) + 1) * line + RULE_MARGIN_MM
+        return (math.ceil((len(label) + 2 + len(body) + extra) / per_line) + 1) * line + margin
 
     return (
         Block("rule", {"name": name, "text": head_text}, min(height(name, head_text), room)),
@@ -114,8 +127,12 @@ def _split_rule(block: Block, room: float, layout: Layout) -> tuple[Block, Block
     )
 
 
-def _fit_rule(block: Block, room: float, layout: Layout) -> tuple[Block, Block] | None:
-    return _split_rule(block, room, layout) if room >= 4 * _line_mm(layout) else None
+def _fit_rule(block: Block, room: float, layout: Layout, whole_card: bool = False) -> tuple[Block, Block] | None:
+    """A rule split at a sentence's end to fill the room left; one longer than a whole card with no sentence end
+    in reach is cut between words (nothing else would keep it on the cards)."""
+    if room < 4 * _line_mm(layout):
+        return None
+    return _split_rule(block, room, layout) or (_split_rule(block, room, layout, False) if whole_card else None)
 
 
 def pack_cards(header: Block, blocks: list[Block], layout: Layout, meta: dict) -> list[Card]:
@@ -136,9 +153,11 @@ def pack_cards(header: Block, blocks: list[Block], layout: Layout, meta: dict) -
                 continue
             cards.append(Card(blocks=[], **meta))
             used = 0.0
+            queue.insert(0, block)  # on the new card: split there if longer than a whole card
+            continue
         elif block.height > room_per_card and block.kind == "rule":
             # A rule longer than a whole card: split it even on an empty card.
-            parts = _fit_rule(block, room_per_card, layout)
+            parts = _fit_rule(block, room_per_card, layout, whole_card=True)
             if parts is not None:
                 cards[-1].blocks.append(parts[0])
                 queue.insert(0, parts[1])

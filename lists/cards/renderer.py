@@ -12,7 +12,7 @@ from defusedxml import DefusedXmlException, ElementTree
 from django.template import loader
 from django.template.loader import render_to_string
 
-from lists.cards.layout import CARD_PADDING_MM, Card, Layout
+from lists.cards.layout import Card, Layout
 
 
 class BlockedURL(ValueError):
@@ -105,7 +105,7 @@ PAGE_MM = 5000
 
 def cards_html(cards: list[Card], layout: Layout, page_mm: float = PAGE_MM) -> str:
     """The cards as HTML, one card at the top of each page (what the renderer prints)."""
-    (cw, ch), padding = layout.card_mm, CARD_PADDING_MM
+    (cw, ch), padding = layout.card_mm, layout.padding_mm
     return render_to_string(
         "cards/cards.html",
         {"cards": cards, "card_w": cw, "card_h": ch, "page_h": page_mm, "font_pt": layout.font_pt, "padding": padding},

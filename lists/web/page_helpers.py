@@ -80,7 +80,7 @@ def bad_request(request: HttpRequest, exception=None) -> HttpResponse:
 
 
 def download_name(roster: models.Roster, suffix: str) -> str:
-    """A download's file name, after the roster: `normandy-june-1944-cards.pdf`."""
+    """A download's file name, after the roster: `normandy-june-1944-list.pdf`."""
     return f"{slugify(roster.name, allow_unicode=True)[:80] or 'roster'}{suffix}"
 
 

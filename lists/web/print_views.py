@@ -38,7 +38,7 @@ def army_list(request: HttpRequest, share_id: str) -> HttpResponse:
     return _deliver(request, roster, snapshot, data, "list", Layout())
 
 
-PDF_NAMES = {"cards": ("-cards.pdf", "the unit cards"), "list": ("-list.pdf", "the organiser's list")}
+PDF_NAMES = {"cards": "the unit cards", "list": "the organiser's list"}
 
 
 def _deliver(request, roster, snapshot, data, kind: str, layout: Layout) -> HttpResponse:
@@ -49,8 +49,9 @@ def _deliver(request, roster, snapshot, data, kind: str, layout: Layout) -> Http
     `?hold=1` holds the request until the PDF is ready (`lists.pdfs.waits`): the
     download script's long-poll, and the progress page's. `?retry=1` starts a failed render again.
     """
-    suffix, what = PDF_NAMES[kind]
-    filename = download_name(roster, suffix)
+    what = PDF_NAMES[kind]
+    # Cards name their size, so poker and A6 downloads of a roster never take each other's name.
+    filename = download_name(roster, layout.file_suffix if kind == "cards" else "-list.pdf")
     key = pdf_key(kind, snapshot, data, layout)
     query = request.GET.copy()
     for name in ("wait", "retry", "hold"):
