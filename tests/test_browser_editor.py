@@ -64,9 +64,10 @@ def in_view(page, locator) -> bool:
 
 
 def pick(page, name, group=None):
-    """The picker's button for a unit by its exact name (in one group of the picker, where a name is in two)."""
+    """The picker's button for a unit by its exact name or a pattern (in one group of the picker, if given)."""
     scope = page.locator(".pick-group").filter(has=page.locator("h3", has_text=group)) if group else page
-    return scope.locator("button.pick").filter(has=page.locator(".name", has_text=re.compile(f"^{re.escape(name)}$")))
+    pattern = name if isinstance(name, re.Pattern) else re.compile(f"^{re.escape(name)}$")
+    return scope.locator("button.pick").filter(has=page.locator(".name", has_text=pattern))
 
 
 def no_sideways_scroll(page) -> bool:
