@@ -39,7 +39,8 @@ def force_slot_lines(snapshot: RosterSnapshot, force: ForceInfo) -> list[tuple[s
         if high is None and parts_of[slot.key]:
             highs = [limit_value(part.max, counts) for part in parts_of[slot.key]]
             high = None if None in highs else sum(highs)
-        if high is None and not low and not taken:
+        # A slot with nothing in it and no least is news only where it has room (not "Tows 0 of up to 0").
+        if not low and not taken and (high is None or high < 1):
             continue
         lines.append((slot.name, _against(taken, low, high)))
     return lines
