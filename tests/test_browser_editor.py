@@ -144,8 +144,8 @@ def test_a_two_platoon_1000_point_list_takes_at_most_half_the_clicks_it_took(pag
             expect(page.locator("#picker-heading")).to_have_text("Add a unit to Platoon 2")
             settled(page)
         else:
-            player.add("hanomag", "SdKfz 251/1 Half-Track ' Hanomag'")
-            player.choose(squad.locator("select[name=transport]"), "SdKfz 251/1 Half-Track ' Hanomag'")
+            player.add("hanomag", "SdKfz 251/1 Half-Track 'Hanomag'")
+            player.choose(squad.locator("select[name=transport]"), "SdKfz 251/1 Half-Track 'Hanomag'")
             settled(page)
 
     totals = page.locator("#summary .totals")
