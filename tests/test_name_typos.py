@@ -27,7 +27,9 @@ forces:
 
 @pytest.mark.usefixtures("real_packs")
 def test_the_names_players_read_are_spelt_right_and_the_keys_are_kept(db):
-    names = set(UnitType.objects.values_list("name", flat=True)) | set(UnitOption.objects.values_list("name", flat=True))
+    names = set(UnitType.objects.values_list("name", flat=True)) | set(
+        UnitOption.objects.values_list("name", flat=True)
+    )
     names |= set(SpecialRule.objects.values_list("name", flat=True)) | set(Army.objects.values_list("name", flat=True))
     for typo in ("Shurzen", "Flammpanzerwagon", "Racktenwerfer", "Bodygaurd", "Dsihonour", "New Zeland", "' Hanomag'"):
         assert not [name for name in names if typo in name], typo
