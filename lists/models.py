@@ -210,6 +210,14 @@ class Reference(PackRow):
         ]
 
 
+def army_title(name: str, nation: str | None) -> str:
+    """An army's name as every page shows it: a theatre list's with its nation's where its own name leaves it
+    out, so that two nations' "1944: Normandy" never look alike: "1944: Normandy (Armies of Great Britain)"."""
+    if not nation or nation.casefold() in name.casefold():
+        return name
+    return f"{name} ({nation})"
+
+
 class Army(PackRow):
     summary = models.TextField(blank=True)
     rules = models.ManyToManyField(SpecialRule, blank=True, related_name="armies")
@@ -224,6 +232,12 @@ class Army(PackRow):
 
     class Meta(PackRow.Meta):
         verbose_name_plural = "armies"
+
+    @property
+    def title(self) -> str:
+        """Its name with its nation's (see `army_title`); prefetch `borrows_from` where many are shown."""
+        nation = next(iter(self.borrows_from.all()), None)
+        return army_title(self.name, nation.name if nation else None)
 
 
 class UnitType(PackRow):

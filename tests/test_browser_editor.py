@@ -64,9 +64,10 @@ def in_view(page, locator) -> bool:
 
 
 def pick(page, name, group=None):
-    """The picker's button for a unit by its exact name (in one group of the picker, where a name is in two)."""
+    """The picker's button for a unit by its exact name or a pattern (in one group of the picker, if given)."""
     scope = page.locator(".pick-group").filter(has=page.locator("h3", has_text=group)) if group else page
-    return scope.locator("button.pick").filter(has=page.locator(".name", has_text=re.compile(f"^{re.escape(name)}$")))
+    pattern = name if isinstance(name, re.Pattern) else re.compile(f"^{re.escape(name)}$")
+    return scope.locator("button.pick").filter(has=page.locator(".name", has_text=pattern))
 
 
 def no_sideways_scroll(page) -> bool:
@@ -143,8 +144,8 @@ def test_a_two_platoon_1000_point_list_takes_at_most_half_the_clicks_it_took(pag
             expect(page.locator("#picker-heading")).to_have_text("Add a unit to Platoon 2")
             settled(page)
         else:
-            player.add("hanomag", "SdKfz 251/1 Half-Track ' Hanomag'")
-            player.choose(squad.locator("select[name=transport]"), "SdKfz 251/1 Half-Track ' Hanomag'")
+            player.add("hanomag", "SdKfz 251/1 Half-Track 'Hanomag'")
+            player.choose(squad.locator("select[name=transport]"), "SdKfz 251/1 Half-Track 'Hanomag'")
             settled(page)
 
     totals = page.locator("#summary .totals")

@@ -442,7 +442,7 @@ def test_a_period_cost_change_and_a_percentage_option_are_priced_on_the_unit(db,
 def test_the_unit_list_shows_slot_usage_points_for_the_period_and_marks_units_out_of_period(db, client):
     """Action All Fronts 25: a mid war tank costs double in an early war game; late war tanks cannot be used."""
     edit_url = start_german(client, year="1941")
-    usage = re.compile(r'<h3>AFV <span class="usage"[^>]*>([\d.]+)/(\d+)</span></h3>')
+    usage = re.compile(r'<h3>AFV <span class="usage"[^>]*>([\d.]+) of (?:up to |[\d]+–)?(\d+)</span></h3>')
     assert usage.search(client.get(edit_url).content.decode()).group(1) == "0"
     add_named(client, edit_url, "Pz IVC")
 

@@ -208,7 +208,7 @@ def test_a_player_adds_a_second_platoon_and_units_to_it_without_javascript(clien
     page = client.get(f"{generic_edit_url}?force={second.id}").content.decode()
     assert "Add a unit to Platoon 2" in page
     # The picker counts the slots of the platoon it adds to: Platoon 2 has no sections yet.
-    assert re.search(r"Infantry squads[^<]*<span class=\"usage\"[^>]*>0/5<", page)
+    assert re.search(r"Infantry squads[^<]*<span class=\"usage\"[^>]*>0 of 2–5<", page)
     name = re.escape("Regular Infantry Section (Mid-/ Late-War)")
     section = re.search(rf'name="unit_type" value="(\d+)"[^>]*>\s*<span class="name">{name}<', page).group(1)
     response = client.post(

@@ -27,9 +27,11 @@ class Override(BaseModel):
     # scope (where they count it), alsoChildId (conditions counting the source entry copied to count the used
     # one as well: a theatre list the data's rules forgot), hidden (an element's own hidden flag), or
     # modifier:FIELD (a modifier of that field dropped, or changed; source_value "TYPE VALUE", e.g.
-    # "increment 1.0", used_value "none" or the "TYPE VALUE" it takes instead).
+    # "increment 1.0", used_value "none" or the "TYPE VALUE" it takes instead), or
+    # shown_name (a typo in names the player reads: the text replaced in the pack's names after conversion, so
+    # the keys, made from the data's own spelling and named by saved rosters, stay as they were).
     field: str = Field(
-        pattern=r"^(name|cost|targetId|value|childId|alsoChildId|scope|hidden|characteristic:.+|modifier:.+)$"
+        pattern=r"^(name|shown_name|cost|targetId|value|childId|alsoChildId|scope|hidden|characteristic:.+|modifier:.+)$"
     )
     source_value: str
     used_value: str
@@ -129,6 +131,8 @@ def apply_overrides(library: Library, overrides: list[Override]) -> list[Applied
     """Apply each override where the data still holds its source value; count the places."""
     applied = []
     for override in overrides:
+        if override.field == "shown_name":
+            continue  # applied to the converted pack (apply_shown_names)
         count = 0
         for element in _targets(library, override):
             if override.field in ATTRIBUTES and element.get(override.field) == override.source_value:
@@ -151,3 +155,33 @@ def apply_overrides(library: Library, overrides: list[Override]) -> list[Applied
         applied.append(Applied(override, count))
     library.index()
     return applied
+
+
+def apply_shown_names(files: dict[str, dict], overrides: list[Override]) -> list[Applied]:
+    """Correct the names a player reads in the converted pack files (every `name` holding an override's source
+    text, whatever it names: army, unit, option, rule, weapon); keys and the citations' entries are untouched."""
+    applied = []
+    for override in overrides:
+        if override.field != "shown_name":
+            continue
+        count = 0
+        for content in files.values():
+            count += _rename(content, override.source_value, override.used_value)
+        applied.append(Applied(override, count))
+    return applied
+
+
+def _rename(node, wrong: str, right: str) -> int:
+    count = 0
+    if isinstance(node, dict):
+        name = node.get("name")
+        if isinstance(name, str) and wrong in name:
+            node["name"] = " ".join(name.replace(wrong, right).split())
+            count += 1
+        for key, value in node.items():
+            if key != "name":
+                count += _rename(value, wrong, right)
+    elif isinstance(node, list):
+        for value in node:
+            count += _rename(value, wrong, right)
+    return count

@@ -12,7 +12,7 @@ from lists.battlescribe.entry_ids import FILE_NAME, entry_ids
 from lists.battlescribe.nodes import Report
 from lists.battlescribe.offered_forces import offer_fillable
 from lists.battlescribe.organisation_facts import apply_facts
-from lists.battlescribe.overrides import Applied, apply_overrides, load_overrides
+from lists.battlescribe.overrides import Applied, apply_overrides, apply_shown_names, load_overrides
 from lists.battlescribe.pack_writer import PackWriter
 from lists.battlescribe.reader import read_library
 from lists.battlescribe.summaries import load_summaries, load_unit_rules
@@ -57,6 +57,7 @@ def import_data(
     converter.unit_rules = load_unit_rules(UNIT_RULES)
     _pack_context(out_dir.parent, converter)
     files = PackWriter(converter).run()
+    applied += apply_shown_names(files, corrections.overrides)
     category_keys = {category["name"]: category["key"] for category in converter.categories.values()}
     organisations = [o for content in files.values() for o in content.get("organisations", [])]
     facts = apply_facts(organisations, corrections.organisation_facts, category_keys)
@@ -65,7 +66,7 @@ def import_data(
         {
             "where": f"{a.override.file or 'every file'}: {a.override.id or a.override.field}",
             "source_value": a.override.source_value,
-            "used_value": a.override.used_value,
+            "used_value": a.override.used_value or "(removed)",
             "reason": a.override.reason.strip(),
         }
         for a in applied

@@ -146,6 +146,12 @@ class GameData:
             self._force_limits[army_id] = found
         return found
 
+    def army_title(self, army_id: int) -> str:
+        """The army's name as pages show it, with its nation's (`models.army_title`), read from memory."""
+        army = self.armies[army_id]
+        nation = self.armies.get(army.borrows_from[0]) if army.borrows_from else None
+        return models.army_title(army.name, nation.name if nation else None)
+
     def available_units(self, army_id: int) -> list[tuple[ArmyInfo, int]]:
         """Units an army may field, with the army each comes from: its own, borrowed ones, shared ones."""
         army = self.armies[army_id]

@@ -102,6 +102,15 @@ class _ReferenceCheck:
             for index, rule_key in enumerate(rule_keys) if isinstance(rule_keys, list) else [(None, rule_keys)]:
                 where = f".rule_roles.{role}" if index is None else f".rule_roles.{role}.{index}"
                 self.need(located, where, rule_key, "rules", "rule")
+        for t_index, term in enumerate(system.search_terms):
+            where = f".search_terms.{t_index}"
+            for weapon in term.weapons:
+                if weapon not in self.keys["weapons"] | self.keys["weapon_categories"]:
+                    self.error(located, f"{where}.weapons", f"unknown weapon or weapon category {weapon!r}")
+            # Categories are not checked: a term may name those of army files converted beside the pack
+            # (BattleScribe's "bs-…"), absent where the pack is read without them; one no unit has finds none.
+            for rule_key in term.rules:
+                self.need(located, f"{where}.rules", rule_key, "rules", "rule")
         if system.extends is not None and system.extends not in self.known_systems:
             self.error(located, ".extends", f"unknown game system {system.extends!r}")
         for r_index, ride in enumerate(system.rides):

@@ -113,6 +113,19 @@ class PeriodCost(Strict):
     multipliers: dict[Key, dict[Key, float]]
 
 
+class SearchTerm(Strict):
+    """Words a player types to find units (an abbreviation, a role) and the units they find: those carrying a
+    weapon of one of these keys or weapon categories, of one of the unit categories, with one of the rules (its
+    own or a weapon's), offering one of the options, or whose name holds one of the phrases."""
+
+    words: list[Name] = Field(min_length=1)
+    weapons: list[Key] = []
+    categories: list[Key] = []
+    rules: list[Key] = []
+    options: list[Key] = []
+    names: list[Name] = []
+
+
 class System(Strict):
     key: Key
     name: Name
@@ -134,5 +147,7 @@ class System(Strict):
     distance_unit: str = '"'  # printed after ranges; empty where the game leaves the unit to the players
     # Crews of these qualities gain nothing from a spotter (a warning, not an error).
     spotter_no_benefit_qualities: list[Key] = []
+    # What the editor's unit search finds beside the units' own names.
+    search_terms: list[SearchTerm] = []
     # Each unit takes an order die (Bolt Action); spotters and transports ride along.
     order_dice: bool = False

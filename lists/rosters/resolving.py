@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lists import models
+from lists.battlescribe.names import slug
 from lists.gamedata.loading import ArmyInfo, ForceRow, GameData, HouseRuleRow, UnitRow, game_data, priced_house_rules
 from lists.gamedata.overlays import overlays_played
 from lists.gamedata.snapshot import RosterSnapshot, UnitTypeInfo
@@ -88,6 +89,9 @@ class _ArmyNames:
         for _, unit_id in data.available_units(army.id):
             units.setdefault(data.unit_types[unit_id].key, unit_id)
             units.setdefault(data.unit_types[unit_id].name, unit_id)
+        # The name its source prints (a BattleScribe entry's, before a typo in it was corrected) still finds it.
+        for _, unit_id in data.available_units(army.id):
+            units.setdefault(data.unit_types[unit_id].source.get("entry") or data.unit_types[unit_id].key, unit_id)
         qualities, ranks = data.system.qualities.values(), data.system.ranks.values()
         return cls(
             data=data,
@@ -231,6 +235,7 @@ def _resolve_options(
     fitting = open_options(unit_type, army_key, quality) if quality else []
     option_choices = {o.name: o.key for o in [*offered, *fitting]} | {o.key: o.key for o in offered}
     elsewhere = {_normal(name) for o in unit_type.options.values() for name in (o.name, o.key)}
+    normal_names = {_normal(name) for name in option_choices}
     counts: dict[str, int] = {}
     option_paths: dict[str, str] = {}
     for o_index, option_ref in enumerate(unit.options):
@@ -240,6 +245,8 @@ def _resolve_options(
             message = f"{ref!r} is an option of {unit_type.name} this army list does not offer; drop it, or choose"
             problems.append(Problem(f"{path}.options.{o_index}", message + " an army list that offers it."))
             continue
+        # A name as the data spelt it before a typo was corrected makes the option's key (keys keep that spelling).
+        ref = option_choices.get(slug(ref), ref) if _normal(ref) not in normal_names else ref
         key = _pick(ref, option_choices, f"option of {unit_type.name}", f"{path}.options.{o_index}", problems)
         if key is not None:
             # An option listed twice is bought twice: one meaning, whatever the spelling.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lists.models import Army, GameSystem
+from lists.models import Army, GameSystem, army_title
 
 
 def army_groups(games: list[GameSystem], value: str = "id") -> list[tuple[str, list[tuple[int | str, str]]]]:
@@ -17,8 +17,7 @@ def army_groups(games: list[GameSystem], value: str = "id") -> list[tuple[str, l
         # A hand-written army of its own joins its game's group; a nation (and its theatre lists) has one.
         alone = nation is army and not army.source_id
         label = names[army.system_id] if alone else f"{names[army.system_id]}: {nation.name}"
-        named = nation is army or nation.name.casefold() in army.name.casefold()
-        entry = (getattr(army, value), army.name if named else f"{army.name} ({nation.name})")
+        entry = (getattr(army, value), army_title(army.name, None if nation is army else nation.name))
         choices = groups.setdefault((army.system_id, 0 if alone else nation.id), (label, []))[1]
         # The nation's own army (every unit) first, then its theatre lists by name.
         choices.insert(0, entry) if nation is army else choices.append(entry)

@@ -30,11 +30,10 @@ from lists.gamedata.loading import (
     roster_units,
 )
 from lists.gamedata.overlays import played_house_rules
-from lists.gamedata.snapshot import ForceInfo, HouseRuleChoice, RosterSnapshot, RuleInfo, UnitChoice
+from lists.gamedata.snapshot import HouseRuleChoice, RosterSnapshot, RuleInfo, UnitChoice
 from lists.rosters.fingerprint import issue
 from lists.rosters.sharing import roster_for_edit
 from lists.rules.house_rules import applies
-from lists.rules.organisation import category_counts, slot_taken
 from lists.rules.pricing import (
     house_rule_lines,
     house_rule_points,
@@ -46,7 +45,8 @@ from lists.rules.transport import transport_candidates
 from lists.rules.verdict import Verdict, judge
 from lists.web.forms import ForceForm, SettingsForm, UnitForm, is_single_option
 from lists.web.page_helpers import limit_pages, whole_number
-from lists.web.unit_picker import unit_picker, usage_text
+from lists.web.slot_lines import force_slot_lines
+from lists.web.unit_picker import unit_picker
 
 
 @require_GET
@@ -146,6 +146,7 @@ def editor_context(
         "conflict": conflict,
         "not_applied": not_applied,
         "added_id": added_id,
+        "army_title": data.army_title(roster.army_id),
         "forces": _force_sections(snapshot, force_rows, rows, data, roster.army_id, secret),
         "picker_force": picked,
     }
@@ -198,7 +199,7 @@ def _force_sections(
             "id": row.id,
             "force": force,
             "rows": [unit for unit in rows if unit["choice"].force == force.index],
-            "usage": _force_usage(snapshot, force),
+            "usage": force_slot_lines(snapshot, force),
         }
         if secret:
             section["form"] = ForceForm(
@@ -209,20 +210,6 @@ def _force_sections(
             )
         sections.append(section)
     return sections
-
-
-def _force_usage(snapshot: RosterSnapshot, force: ForceInfo) -> list[tuple[str, str]]:
-    """Each slot of the force's organisation with how full it is: ("Infantry squads", "2/4")."""
-    if force.organisation is None:
-        return []
-    units = snapshot.force_units(force)
-    counts = category_counts(units)
-    # A slot with no maximum is shown once the force has units in it.
-    return [
-        (slot.name, usage_text(snapshot, slot, units, counts))
-        for slot in force.organisation.slots
-        if slot.max is not None or slot_taken(snapshot, slot, units)
-    ]
 
 
 def _unit_rows(

@@ -50,7 +50,7 @@ def game(request: HttpRequest, system_key: str) -> HttpResponse:
     system = get_object_or_404(GameSystem, key=system_key)
     context = {
         "system": system,
-        "armies": system.army_set.annotate(unit_count=Count("unit_types")),
+        "armies": _with_unit_counts(system),
         "rules": system.specialrule_set.all(),
         "weapons": system.weapon_set.select_related("category").prefetch_related(
             Prefetch("rule_links", queryset=WeaponRule.objects.select_related("rule"))
@@ -65,6 +65,22 @@ def game(request: HttpRequest, system_key: str) -> HttpResponse:
         "errata": system.errata.all(),
     }
     return render(request, "lists/game.html", context)
+
+
+def _with_unit_counts(system: GameSystem) -> list[Army]:
+    """The game's armies, each with the number of units it fields as its army page lists them: its own, those
+    it borrows (a theatre list: its nation's, only those named where it names some) and the shared ones."""
+    armies = list(system.army_set.prefetch_related("borrows_from"))
+    keys: dict[int, set[str]] = {army.id: set() for army in armies}
+    for army_id, key in UnitType.objects.filter(army__system=system).values_list("army_id", "key"):
+        keys[army_id].add(key)
+    shared = {key for army in armies if army.shared for key in keys[army.id]}
+    for army in armies:
+        borrowed = {key for other in army.borrows_from.all() for key in keys.get(other.id, ())}
+        if army.borrow_units:
+            borrowed &= set(army.borrow_units)
+        army.unit_count = len(keys[army.id] | borrowed | (set() if army.shared else shared))
+    return armies
 
 
 def _slot_lines(system: GameSystem, organisation) -> list[dict]:
@@ -83,7 +99,9 @@ def _slot_lines(system: GameSystem, organisation) -> list[dict]:
 @require_GET
 def army(request: HttpRequest, system_key: str, army_key: str) -> HttpResponse:
     army = get_object_or_404(
-        Army.objects.select_related("system").prefetch_related("rules"), system__key=system_key, key=army_key
+        Army.objects.select_related("system").prefetch_related("rules", "borrows_from"),
+        system__key=system_key,
+        key=army_key,
     )
     weapon_rules = Prefetch("rule_links", queryset=WeaponRule.objects.select_related("rule"))
     units = (

@@ -1,23 +1,44 @@
 // The editor's conveniences; every one of them is an extra: the page works without JavaScript.
 
-// The add-unit list filters as you type.
+// The add-unit list filters as you type: each word typed must begin a word of a unit's name, its slot or its
+// search terms (or, from four letters, stand anywhere in one), whatever the accents and hyphens.
+function searchWords(text) {
+  const plain = text
+    .toLowerCase()
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/ß/g, "ss")
+    .replace(/([aou])e/g, "$1");
+  const words = new Set();
+  for (const chunk of plain.split(/\s+/)) {
+    const joined = chunk.replace(/[^a-z0-9]/g, "");
+    if (joined) words.add(joined);
+    for (const part of chunk.split(/[^a-z0-9]+/)) if (part) words.add(part);
+  }
+  return [...words];
+}
+
+function matches(typed, words) {
+  return words.some((word) => word.startsWith(typed) || (typed.length >= 4 && word.includes(typed)));
+}
+
 function filterUnits(input) {
-  const words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
+  const typed = searchWords(input.value);
   const list = document.getElementById(input.getAttribute("aria-controls"));
   if (!list) return;
   let shown = 0;
   for (const group of list.querySelectorAll(".pick-group")) {
-    const heading = group.querySelector("h3").textContent.toLowerCase();
+    const heading = group.querySelector("h3").textContent;
     let inGroup = 0;
     for (const item of group.querySelectorAll("li")) {
-      const text = heading + " " + item.textContent.toLowerCase();
-      item.hidden = !words.every((word) => text.includes(word));
+      const words = searchWords(`${heading} ${item.textContent} ${item.dataset.terms || ""}`);
+      item.hidden = !typed.every((word) => matches(word, words));
       if (!item.hidden) inGroup += 1;
     }
     group.hidden = inGroup === 0;
     shown += inGroup;
   }
-  document.getElementById("unit-matches").textContent = words.length ? `${shown} unit${shown === 1 ? "" : "s"} match` : "";
+  document.getElementById("unit-matches").textContent = typed.length ? `${shown} unit${shown === 1 ? "" : "s"} match` : "";
 }
 
 document.addEventListener("input", (event) => {
