@@ -87,7 +87,8 @@ def test_a_dearer_unit_in_a_newer_revision_is_shown_and_only_priced_so_after_mov
     assert text(page.xpath("//*[@id='bs-totals']")[0]).startswith(f"{built.points:g} / 1000 points")
     shared = html(client.get(f"/bs/r/{built.share_id}/"))
     assert [text(li) for li in shared.xpath("//ul[@id='revision-changes']/li")] == changes
-    assert not shared.xpath("//*[@id='move-form']")  # the share page is read-only
+    assert not shared.xpath("//*[@id='move-form']")  # read-only: it says where the move is made
+    assert "Whoever holds its edit link can move it." in text(shared.xpath("//*[@id='newer-data']")[0])
     kept = BattleScribeRoster.objects.get()
     assert (kept.data_set_id, kept.points) == (first.pk, built.points)
 
