@@ -129,3 +129,21 @@ def test_a_unit_the_newer_revision_no_longer_has_is_reported_and_the_move_refuse
     assert "Revision 4 no longer has: Officer. Remove these from the roster first" in refused.content.decode()
     kept = BattleScribeRoster.objects.get()
     assert (kept.data_set_id, kept.points, kept.ros_xml) == (first.pk, built.points, built.ros_xml)
+
+
+def test_a_move_from_a_page_older_than_the_roster_is_not_made(client, folder):
+    first = load(folder)
+    player = finnish_roster(client, first)
+    next_revision(folder, dearer_leutnant)
+    second = load(folder)
+    form = html(client.get(player.edit_url)).xpath("//form[@id='move-form']")[0]
+    fields = {i.get("name"): i.get("value") for i in form.xpath(".//input[@name]")}
+    player.add("Rifle Squad")  # changed in another tab after the page with the button was shown
+    changed = BattleScribeRoster.objects.get()
+
+    stale = client.post(form.get("action"), fields)
+    assert stale.status_code == 400
+    assert "This roster was changed elsewhere since you opened the page" in stale.content.decode()
+    kept = BattleScribeRoster.objects.get()
+    assert (kept.data_set_id, kept.points, kept.version) == (first.pk, changed.points, changed.version)
+    assert second.rosters.count() == 0
