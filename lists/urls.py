@@ -30,6 +30,7 @@ urlpatterns = [
     path("bs/new/", battlescribe_roster_views.start, name="bs-start"),
     path("bs/e/<str:secret>/", battlescribe_roster_views.edit, name="bs-edit"),
     path("bs/e/<str:secret>/change/", battlescribe_roster_views.change, name="bs-change"),
+    path("bs/e/<str:secret>/move/", battlescribe_roster_views.move, name="bs-move"),
     path("bs/r/<str:share_id>/", battlescribe_roster_views.share, name="bs-share"),
     path("bs/r/<str:share_id>/roster.ros", battlescribe_roster_views.export, {"zipped": False}, name="bs-export-ros"),
     path("bs/r/<str:share_id>/roster.rosz", battlescribe_roster_views.export, {"zipped": True}, name="bs-export-rosz"),

@@ -366,9 +366,8 @@ def test_a_roster_stays_on_its_revision_and_says_when_a_newer_one_is_loaded(clie
     call_command("load_battlescribe", str(newer), stdout=StringIO())
 
     page = html(client.get(player.edit_url))
-    notice = text(page.xpath("//*[@id='newer-data']")[0])
-    assert notice == (
-        f"Newer data for this game is loaded: {kept.data_set.name} revision 4. "
-        "This roster stays on revision 3, priced as it was built."
-    )
+    notice = page.xpath("//*[@id='newer-data']")[0]
+    assert text(notice.xpath("h2")[0]) == f"Newer data loaded: {kept.data_set.name} revision 4 (was 3)"
+    assert "This roster stays on revision 3, priced as it was built, until it is moved." in text(notice)
+    assert "None of this roster's units change in cost or entries." in text(notice)
     assert BattleScribeRoster.objects.get().data_set_id == kept.data_set_id

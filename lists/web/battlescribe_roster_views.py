@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 from lists import models
 from lists.cards import battlescribe_cards
 from lists.rosters import battlescribe_data_editing as editing
+from lists.rosters import battlescribe_revisions as revisions
 from lists.rosters.battlescribe_data_editing import EditRefused
 from lists.rosters.battlescribe_writing import roster_rosz
 from lists.rosters.sharing import (
@@ -89,7 +90,8 @@ def editor_context(request: HttpRequest, kept: models.BattleScribeRoster, secret
         "share_url": reverse("lists:bs-share", args=[kept.share_id]),
         "change_url": reverse("lists:bs-change", args=[secret]),
         "edit_url": reverse("lists:bs-edit", args=[secret]),
-        "newer": newer_data_set(data_set),
+        "newer": revision_changes(kept, roster),
+        "move_url": reverse("lists:bs-move", args=[secret]),
         **extra,
     }
 
@@ -100,15 +102,34 @@ def top_forces(data_set: models.BattleScribeDataSet) -> list[tuple[str, str]]:
     return list(dict.fromkeys((row.bs_id, row.name) for row in rows))
 
 
-def newer_data_set(data_set: models.BattleScribeDataSet) -> models.BattleScribeDataSet | None:
-    """A newer revision of the same game loaded since this roster's (the roster stays on its own)."""
-    return (
-        models.BattleScribeDataSet.objects.filter(
-            game_system_id=data_set.game_system_id, revision__gt=data_set.revision
+def revision_changes(kept: models.BattleScribeRoster, roster=None) -> revisions.RevisionChanges | None:
+    """What the newest revision of the roster's game would change in it, when one newer than its own is loaded."""
+    newer = revisions.newer_data_set(kept.data_set)
+    return revisions.compare(kept, newer, roster) if newer is not None else None
+
+
+@require_POST
+def move(request: HttpRequest, secret: str) -> HttpResponse:
+    """Re-pin the roster to the newer revision the page showed; refused, saying why, if it would lose entries."""
+    kept = data_set_roster_for_edit(secret)
+    newer = revisions.newer_data_set(kept.data_set)
+    if newer is None or newer.pk != whole_number(request.POST.get("data_set")):
+        return problems_page(
+            request,
+            ["The newer data this page offered is not the newest loaded now: open the roster again to see it."],
+            title="The roster was not moved",
         )
-        .order_by("-revision")
-        .first()
-    )
+    try:
+        moved = revisions.move(kept, newer, whole_number(request.POST.get("version")))
+    except revisions.MoveRefused as refused:
+        return problems_page(request, [str(refused)], title="The roster was not moved")
+    if not moved:
+        return problems_page(
+            request,
+            ["This roster was changed elsewhere since you opened the page: open it again to see the changes."],
+            title="The roster was not moved",
+        )
+    return redirect("lists:bs-edit", secret=secret)
 
 
 @require_POST
@@ -150,6 +171,7 @@ def share(request: HttpRequest, share_id: str) -> HttpResponse:
         "kept": kept,
         "shape": roster_shape(roster, with_offers=False),
         "data_set": kept.data_set,
+        "newer": revision_changes(kept, roster),
     }
     response = render(request, "lists/battlescribe_share.html", context)
     response["X-Robots-Tag"] = "noindex, nofollow"
