@@ -34,6 +34,18 @@ urlpatterns = [
     path("bs/r/<str:share_id>/", battlescribe_roster_views.share, name="bs-share"),
     path("bs/r/<str:share_id>/roster.ros", battlescribe_roster_views.export, {"zipped": False}, name="bs-export-ros"),
     path("bs/r/<str:share_id>/roster.rosz", battlescribe_roster_views.export, {"zipped": True}, name="bs-export-rosz"),
+    path(
+        "bs/r/<str:share_id>/roster.json",
+        battlescribe_roster_views.export_document,
+        {"fmt": "json"},
+        name="bs-export-json",
+    ),
+    path(
+        "bs/r/<str:share_id>/roster.yaml",
+        battlescribe_roster_views.export_document,
+        {"fmt": "yaml"},
+        name="bs-export-yaml",
+    ),
     path("bs/r/<str:share_id>/roster.txt", battlescribe_roster_views.text, name="bs-export-text"),
     path("bs/r/<str:share_id>/copy/", battlescribe_roster_views.copy, name="bs-copy"),
     path("bs/r/<str:share_id>/cards.pdf", battlescribe_roster_views.printout, {"what": "cards"}, name="bs-cards"),
@@ -103,4 +115,6 @@ urlpatterns = [
     path("api/games/<slug:system_key>/rules/<slug:rule_key>/", api.rule, name="api-rule"),
     path("api/games/<slug:system_key>/officer-ranks/", api.ranks, name="api-ranks"),
     path("api/games/<slug:system_key>/qualities/", api.qualities, name="api-qualities"),
+    # Rosters of loaded BattleScribe data sets by share id, as the engine prices and judges them.
+    path("api/bs/rosters/<str:share_id>/", api.battlescribe_roster, name="api-bs-roster"),
 ]

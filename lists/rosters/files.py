@@ -10,7 +10,7 @@ and exporting in `writing`; every public name is importable from here.
 
 from __future__ import annotations
 
-from lists.rosters import battlescribe_data_rosters, text_files
+from lists.rosters import battlescribe_data_json, battlescribe_data_rosters, text_files
 from lists.rosters.battlescribe_data_rosters import DataSetRoster
 from lists.rosters.battlescribe_reading import is_battlescribe, load_battlescribe
 from lists.rosters.format import (
@@ -66,7 +66,14 @@ __all__ = [
     "load_roster_file",
     "load_any_roster_file",
     "DataSetRoster",
+    "data_set_roster_document",
 ]
+
+
+def data_set_roster_document(roster, data_set) -> dict:
+    """A roster of a loaded BattleScribe data set as its JSON/YAML export, with the entry ids it is read back by
+    (lists/rosters/battlescribe_data_json.py); write it with `dump_json` or `dump_yaml`."""
+    return battlescribe_data_json.roster_document(roster, data_set, with_ids=True)
 
 
 def load_roster_file(raw: bytes, filename: str = "") -> ResolvedRoster:
@@ -104,4 +111,8 @@ def load_any_roster_file(raw: bytes, filename: str = "") -> ResolvedRoster | Dat
         root, _ = battlescribe_data_rosters.read_root(raw)
         if not battlescribe_data_rosters.claimed_by_packs(root.get("gameSystemId") or ""):
             return battlescribe_data_rosters.read_data_set_roster(raw)
+    elif not text_files.is_roster_text(raw, filename):
+        data, _ = parse(raw, filename)
+        if battlescribe_data_json.is_document(data):  # our JSON/YAML export of such a roster, rebuilt by the engine
+            return battlescribe_data_json.read_document(data)
     return load_roster_file(raw, filename)

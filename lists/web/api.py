@@ -6,6 +6,7 @@ Every object carries its `name` as the source prints it, its pack `key`, and
 
 from __future__ import annotations
 
+from django.core.cache import cache
 from django.db.models import Count, Prefetch
 from django.http import HttpRequest, JsonResponse
 from django.shortcuts import get_object_or_404
@@ -13,6 +14,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from lists import models
+from lists.rosters import battlescribe_data_editing as editing
+from lists.rosters.battlescribe_data_json import roster_document
+from lists.rosters.sharing import data_set_roster_for_share
+from lists.web.page_helpers import limit_pages
 
 
 def _json(data) -> JsonResponse:
@@ -349,3 +354,20 @@ def qualities(request: HttpRequest, system_key: str) -> JsonResponse:
             for q in system.troopquality_set.all()
         ]
     )
+
+
+@require_GET
+@limit_pages
+def battlescribe_roster(request: HttpRequest, share_id: str) -> JsonResponse:
+    """A shared roster of a loaded BattleScribe data set as the engine prices and judges it (docs: README, JSON API)."""
+    kept = data_set_roster_for_share(share_id)
+    # Read far more than changed: kept until its next edit or move (either changes the version); a share id never comes back.
+    key = f"api-bs:{kept.share_id}:{kept.version}:{kept.data_set_id}"
+    document = cache.get(key)
+    if document is None:
+        document = roster_document(editing.open_roster(kept), kept.data_set)
+        document["url"] = reverse("lists:bs-share", args=[kept.share_id])
+        cache.set(key, document, 60 * 60)
+    response = _json(document)
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    return response

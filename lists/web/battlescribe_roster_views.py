@@ -21,6 +21,7 @@ from lists.rosters import battlescribe_data_editing as editing
 from lists.rosters import battlescribe_revisions as revisions
 from lists.rosters.battlescribe_data_editing import EditRefused
 from lists.rosters.battlescribe_writing import roster_rosz
+from lists.rosters.files import data_set_roster_document, dump_json, dump_yaml
 from lists.rosters.sharing import (
     data_set_roster_for_edit,
     data_set_roster_for_share,
@@ -186,6 +187,16 @@ def export(request: HttpRequest, share_id: str, zipped: bool) -> HttpResponse:
     if zipped:
         return download(roster_rosz(xml), "application/zip", download_name(kept, ".rosz"))
     return download(xml, "application/xml; charset=utf-8", download_name(kept, ".ros"))
+
+
+@require_GET
+def export_document(request: HttpRequest, share_id: str, fmt: str) -> HttpResponse:
+    """The roster as JSON or YAML: the API's content with the entry ids it is imported back by."""
+    kept = data_set_roster_for_share(share_id)
+    document = data_set_roster_document(editing.open_roster(kept), kept.data_set)
+    if fmt == "json":
+        return download(dump_json(document), "application/json; charset=utf-8", download_name(kept, ".json"))
+    return download(dump_yaml(document), "application/yaml; charset=utf-8", download_name(kept, ".yaml"))
 
 
 @require_GET

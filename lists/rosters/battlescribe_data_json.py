@@ -1,0 +1,206 @@
+"""A roster of a loaded BattleScribe data set as JSON (the API and the export) and read back from it.
+
+The document names the game (data set name, revision), each force (catalogue, force name) and each
+selection with its entry name, number, own costs per cost type after modifiers and children, the
+roster's costs and limits, and the engine's validation errors (message and where). The export adds
+the entry ids a roster is rebuilt from: reading one back makes the same engine actions a player
+makes (add a force, select an entry, set its count) and removes what the data selected by itself
+but the file does not hold, so the engine prices and judges the rebuilt roster afresh.
+"""
+
+from __future__ import annotations
+
+from lists import models
+from lists.battlescribe.engine import Roster
+from lists.battlescribe.engine.elements import Force, Selection
+from lists.battlescribe.engine.options import find_option
+from lists.battlescribe.engine.validation import ValidationError, roster_errors
+from lists.gamedata.battlescribe_cache import battlescribe_game_data
+from lists.rosters.battlescribe_data_rosters import DataSetRoster, number, primary_cost_type
+from lists.rosters.format import MAX_PROBLEMS, Problem, RosterFileInvalid
+
+FORMAT = "armybuilder/battlescribe-roster"
+FORMAT_VERSION = 1
+MAX_NUMBER = 10_000  # as a .ros selection's number: refused above
+MAX_NODES = 5_000  # forces and selections in one file: refused above rather than rebuilt
+
+
+def roster_document(roster: Roster, data_set: models.BattleScribeDataSet, with_ids: bool = False) -> dict:
+    """The roster as the API answers it; `with_ids` adds what importing it back needs."""
+    names = {c.id: c.name for c in roster.data.cost_types}
+    document = {
+        "name": roster.name,
+        "game": {"name": data_set.name, "revision": data_set.revision},
+        "costs": _costs(roster.totals, names),
+        "cost_limits": {names.get(k, k): number(v) for k, v in roster.cost_limits.items() if v >= 0},
+        "forces": [_force(force, names, with_ids) for force in roster.forces],
+        "errors": [_error(roster, error) for error in roster_errors(roster)],
+        "valid": not roster_errors(roster),
+    }
+    if with_ids:
+        document = {"format": FORMAT, "version": FORMAT_VERSION, **document}
+        document["game"]["game_system_id"] = data_set.game_system_id
+        document["cost_limits_by_id"] = {k: number(v) for k, v in roster.cost_limits.items()}
+    return document
+
+
+def _costs(costs: dict[str, float], names: dict[str, str]) -> dict:
+    return {names.get(type_id, type_id): number(value) for type_id, value in costs.items()}
+
+
+def _force(force: Force, names: dict[str, str], with_ids: bool) -> dict:
+    totals: dict[str, float] = {}
+    for selection in force.all_selections():
+        for type_id, value in selection.costs.items():
+            totals[type_id] = totals.get(type_id, 0.0) + value
+    found = {
+        "name": force.name,
+        "catalogue": force.catalogue.name,
+        "costs": _costs(totals, names),
+        "selections": [_selection(s, names, with_ids) for s in force.selections],
+        "forces": [_force(child, names, with_ids) for child in force.forces],
+    }
+    if with_ids:
+        found.update(force_entry_id=force.entry.id, catalogue_id=force.catalogue.id)
+    return found
+
+
+def _selection(selection: Selection, names: dict[str, str], with_ids: bool) -> dict:
+    found = {
+        "name": selection.name,
+        "number": selection.number,
+        "costs": _costs(selection.costs, names),  # its own, as BattleScribe lists them; children carry theirs
+        "children": [_selection(child, names, with_ids) for child in selection.children],
+    }
+    if with_ids:
+        found["entry_id"] = selection.option.id
+    return found
+
+
+def _error(roster: Roster, error: ValidationError) -> dict:
+    """An error with where it applies: the roster, a force or a selection (by name), as the engine owns it."""
+    where: dict = {"type": error.owner_type}
+    if error.owner_id:
+        owner = _owner(roster, error.owner_type, error.owner_id)
+        if owner is not None:
+            where["name"] = owner.name
+    return {"message": error.message, "where": where}
+
+
+def _owner(roster: Roster, owner_type: str, owner_id: str):
+    try:
+        if owner_type == "selection":
+            return roster.find_selection(owner_id)
+        if owner_type == "force":
+            return roster.find_force(owner_id)
+    except KeyError:
+        return None
+    return None
+
+
+# --- reading one back ----------------------------------------------------------------------------
+
+
+def is_document(data) -> bool:
+    return isinstance(data, dict) and data.get("format") == FORMAT
+
+
+def read_document(data: dict) -> DataSetRoster:
+    """The roster a JSON (or YAML) export describes, rebuilt by the engine; RosterFileInvalid says why not."""
+    if data.get("version") != FORMAT_VERSION:
+        raise _refused(f"version {str(data.get('version'))[:20]!r} of this format is not known; export it again")
+    game = data.get("game") if isinstance(data.get("game"), dict) else {}
+    data_set = _data_set(game)
+    roster_data = battlescribe_game_data(data_set)
+    roster = Roster(roster_data, str(data.get("name") or "Imported roster")[:200])
+    for type_id, value in (data.get("cost_limits_by_id") or {}).items():
+        if roster.is_cost_type(str(type_id)) and isinstance(value, int | float):
+            roster.set_cost_limit(str(type_id), float(value))
+    problems: list[str] = []
+    budget = [MAX_NODES]
+    for force in _list(data, "forces"):
+        _rebuild_force(roster, force, None, problems, budget)
+    if problems:
+        raise _refused(*problems[:MAX_PROBLEMS])
+    found = DataSetRoster(roster, data_set, data_set.revision, primary_cost_type(roster_data))
+    for force in roster.all_forces():  # each top-level selection's label, as validate_roster shows them
+        for selection in force.selections:
+            base = label = (selection.custom_name or "").strip() or selection.name
+            while label in found.labels.values():
+                label = f"{base} ({sum(v.startswith(base) for v in found.labels.values()) + 1})"
+            found.labels[id(selection)] = label
+    return found
+
+
+def _refused(*problems: str) -> RosterFileInvalid:
+    return RosterFileInvalid([Problem("", problem) for problem in problems])
+
+
+def _list(node: dict, key: str) -> list[dict]:
+    value = node.get(key) or []
+    if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+        raise _refused(f"{key} is a list of mappings, as the export writes it")
+    return value
+
+
+def _data_set(game: dict) -> models.BattleScribeDataSet:
+    """The data set of the file's game system and revision; the newest loaded if that revision is not."""
+    system_id = str(game.get("game_system_id") or "")
+    loaded = models.BattleScribeDataSet.objects.filter(game_system_id=system_id)
+    found = (
+        loaded.filter(revision=game.get("revision")).order_by("-loaded_at", "-pk").first()
+        if isinstance(game.get("revision"), int)
+        else None
+    )
+    found = found or loaded.order_by("-revision", "-loaded_at", "-pk").first()
+    if found is None:
+        raise _refused(
+            f"no BattleScribe data for {str(game.get('name') or system_id)[:100]} is loaded: "
+            "run `python manage.py load_battlescribe DIR` with its data"
+        )
+    return found
+
+
+def _rebuild_force(roster: Roster, node: dict, parent: Force | None, problems: list[str], budget: list[int]) -> None:
+    entry_id, catalogue_id = str(node.get("force_entry_id") or ""), str(node.get("catalogue_id") or "")
+    if entry_id not in roster.data.force_entries or catalogue_id not in roster.data.catalogues_by_id:
+        problems.append(f"force {str(node.get('name'))[:100]}: its force entry or catalogue is not in this data")
+        return
+    force = roster.add_force(entry_id, catalogue_id, parent)
+    _rebuild_children(roster, force, _list(node, "selections"), problems, budget)
+    for child in _list(node, "forces"):
+        _rebuild_force(roster, child, force, problems, budget)
+
+
+def _held(parent: Force | Selection) -> list[Selection]:
+    return parent.selections if isinstance(parent, Force) else parent.children
+
+
+def _rebuild_children(
+    roster: Roster, parent: Force | Selection, wanted: list[dict], problems: list[str], budget: list[int]
+) -> None:
+    """Make `parent` hold the selections `wanted` lists, in the engine's own steps."""
+    matched: list[Selection] = []
+    for node in wanted:
+        budget[0] -= 1
+        if budget[0] < 0:
+            problems.append(f"the roster holds more than {MAX_NODES} selections")
+            return
+        option = find_option(roster.options_under(parent), str(node.get("entry_id") or ""))
+        count = node.get("number", 1)
+        if option is None or not isinstance(count, int) or not 0 < count <= MAX_NUMBER:
+            problems.append(
+                f"{str(node.get('name'))[:100]} ({str(node.get('entry_id'))[:100]}): not an entry {parent.name} "
+                f"offers, or its number is not a whole number from 1 to {MAX_NUMBER}"
+            )
+            continue
+        free = [s for s in _held(parent) if s.option is option and not any(s is m for m in matched)]
+        selection = free[0] if free else roster.select(parent, option)
+        if selection.number != count:
+            roster.set_count(selection, count)
+        matched.append(selection)
+        _rebuild_children(roster, selection, _list(node, "children"), problems, budget)
+    for extra in [s for s in _held(parent) if not any(s is m for m in matched)]:
+        for _ in range(extra.number):  # each deselect takes one of its number
+            if any(s is extra for s in _held(parent)):
+                roster.deselect(extra)

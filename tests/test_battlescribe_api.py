@@ -1,0 +1,120 @@
+"""The JSON API and the JSON/YAML export of rosters of loaded BattleScribe data sets.
+
+Rosters of Konflikt '47 and Flames of War are built from the home page and the editor's own buttons (as
+tests/test_battlescribe_games.py does, with the real data in ../shared; skipped where absent). The API
+answers with the points and the errors the editor and share page show; the export imports back through
+the import page with the same points and verdict.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from lists.models import BattleScribeRoster
+from tests.test_battlescribe_games import (
+    GAMES,
+    Player,
+    data_set_of,
+    data_sets,  # noqa: F401 - the data folders, loaded once for the module
+    html,
+    start,
+    text,
+)
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("data_sets")]
+
+# Konflikt '47 and Flames of War, from the games the editor tests build (folder, army, force, limit, steps,
+# the compulsory selection, the error naming it once removed).
+BUILT = [game for game in GAMES if game[0] in ("bsdata/konflikt47", "bsdata/flamesofwar")]
+
+
+def build(client, folder, army, force, limit, steps) -> tuple[Player, BattleScribeRoster]:
+    player = start(client, data_set_of(folder), army, force, limit)
+    for kind, *names in steps:
+        getattr(player, kind)(*names)
+    return player, BattleScribeRoster.objects.get(name=f"{army} test")
+
+
+def selections_total(selections: list[dict], cost: str) -> float:
+    return sum(s["costs"].get(cost, 0) + selections_total(s["children"], cost) for s in selections)
+
+
+@pytest.mark.parametrize(("folder", "army", "force", "limit", "steps", "compulsory", "missing"), BUILT)
+def test_the_api_answers_with_the_points_and_errors_the_pages_show(
+    client, folder, army, force, limit, steps, compulsory, missing
+):
+    player, kept = build(client, folder, army, force, limit, steps)
+    legal = client.get(f"/api/bs/rosters/{kept.share_id}/")
+    assert legal.status_code == 200 and legal["Content-Type"] == "application/json"
+    document = legal.json()
+    points_name, points = next(iter(document["costs"].items()))
+    assert points == player.shown_points() > 0
+    assert document["cost_limits"][points_name] == limit
+    assert (document["valid"], document["errors"]) == (True, [])
+    assert document["game"] == {"name": kept.data_set.name, "revision": kept.data_set.revision}
+    (only_force,) = document["forces"]
+    assert (only_force["catalogue"], only_force["name"]) == (army, force)
+    assert selections_total(only_force["selections"], points_name) == points
+    assert "entry_id" not in only_force["selections"][0]  # ids are the export's, not the API's
+
+    player.remove(compulsory)
+    shared = html(client.get(f"/bs/r/{kept.share_id}/"))
+    shown = [text(e).removeprefix("Not legal: ") for e in shared.xpath("//li[@class='finding error']")]
+    document = client.get(f"/api/bs/rosters/{kept.share_id}/").json()
+    assert document["valid"] is False
+    assert missing in [error["message"] for error in document["errors"]]
+    assert sorted(error["message"] for error in document["errors"]) == sorted(shown)
+    assert all(error["where"]["type"] in ("roster", "force", "selection", "category") for error in document["errors"])
+    assert next(iter(document["costs"].values())) == player.shown_points() < points
+
+
+def test_an_unknown_share_id_is_not_found(client):
+    data_set_of("bsdata/konflikt47")
+    assert client.get("/api/bs/rosters/no-such-roster/").status_code == 404
+    assert client.get("/bs/r/no-such-roster/roster.json").status_code == 404
+
+
+@pytest.mark.parametrize(("folder", "army", "force", "limit", "steps", "compulsory", "missing"), BUILT)
+@pytest.mark.parametrize("fmt", ["json", "yaml"])
+def test_the_export_imports_back_with_the_same_points_and_verdict(
+    client, folder, army, force, limit, steps, compulsory, missing, fmt
+):
+    player, kept = build(client, folder, army, force, limit, steps)
+    player.remove(compulsory)  # a list that is not legal keeps its errors through the round trip
+    kept.refresh_from_db()
+    exported = client.get(f"/bs/r/{kept.share_id}/roster.{fmt}")
+    assert exported.status_code == 200 and exported["Content-Disposition"].endswith(f'.{fmt}"')
+    document = json.loads(exported.content) if fmt == "json" else yaml.safe_load(exported.content)
+    assert document["forces"][0]["selections"][0]["entry_id"]
+
+    upload = SimpleUploadedFile(f"exported.{fmt}", exported.content)
+    imported = client.post("/rosters/import/", {"file": upload})
+    assert imported.status_code == 302 and imported["Location"].startswith("/bs/e/"), imported.content[:500]
+    copy = BattleScribeRoster.objects.exclude(pk=kept.pk).get()
+    assert (copy.points, copy.points_limit, copy.error_count, copy.data_set_id) == (
+        kept.points,
+        kept.points_limit,
+        kept.error_count,
+        kept.data_set_id,
+    )
+    again = client.get(f"/api/bs/rosters/{copy.share_id}/").json()
+    original = client.get(f"/api/bs/rosters/{kept.share_id}/").json()
+    assert (again["costs"], again["errors"], again["forces"]) == (
+        original["costs"],
+        original["errors"],
+        original["forces"],
+    )
+
+
+def test_an_export_naming_an_entry_the_data_lacks_is_refused_naming_it(client):
+    _, kept = build(client, *BUILT[-1][:5])
+    document = json.loads(client.get(f"/bs/r/{kept.share_id}/roster.json").content)
+    document["forces"][0]["selections"][0]["entry_id"] = "no-such-entry"
+    upload = SimpleUploadedFile("changed.json", json.dumps(document).encode())
+    refused = client.post("/rosters/import/", {"file": upload})
+    assert "no-such-entry" in refused.content.decode()
+    assert BattleScribeRoster.objects.count() == 1
