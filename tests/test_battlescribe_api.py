@@ -68,7 +68,10 @@ def test_the_api_answers_with_the_points_and_errors_the_pages_show(
     assert document["valid"] is False
     assert missing in [error["message"] for error in document["errors"]]
     assert sorted(error["message"] for error in document["errors"]) == sorted(shown)
-    assert all(error["where"]["type"] in ("roster", "force", "selection", "category") for error in document["errors"])
+    for error in document["errors"]:  # each says where it applies: a force or selection the share page shows
+        where = error["where"]
+        assert where["type"] == "roster" or where.get("force", where.get("name")) in text(shared), error
+        assert where["type"] not in ("category", "selection") or where["name"], error
     assert next(iter(document["costs"].values())) == player.shown_points() < points
 
 

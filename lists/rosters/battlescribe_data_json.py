@@ -56,46 +56,48 @@ def _force(force: Force, names: dict[str, str], with_ids: bool) -> dict:
     found = {
         "name": force.name,
         "catalogue": force.catalogue.name,
+        **({"force_entry_id": force.entry.id, "catalogue_id": force.catalogue.id} if with_ids else {}),
         "costs": _costs(totals, names),
         "selections": [_selection(s, names, with_ids) for s in force.selections],
         "forces": [_force(child, names, with_ids) for child in force.forces],
     }
-    if with_ids:
-        found.update(force_entry_id=force.entry.id, catalogue_id=force.catalogue.id)
     return found
 
 
 def _selection(selection: Selection, names: dict[str, str], with_ids: bool) -> dict:
-    found = {
+    return {
         "name": selection.name,
+        **({"entry_id": selection.option.id} if with_ids else {}),
         "number": selection.number,
-        "costs": _costs(selection.costs, names),  # its own, as BattleScribe lists them; children carry theirs
+        "costs": _costs(
+            selection.costs, names
+        ),  # its own for its number, as BattleScribe lists them; children carry theirs
         "children": [_selection(child, names, with_ids) for child in selection.children],
     }
-    if with_ids:
-        found["entry_id"] = selection.option.id
-    return found
 
 
 def _error(roster: Roster, error: ValidationError) -> dict:
-    """An error with where it applies: the roster, a force or a selection (by name), as the engine owns it."""
-    where: dict = {"type": error.owner_type}
-    if error.owner_id:
-        owner = _owner(roster, error.owner_type, error.owner_id)
-        if owner is not None:
-            where["name"] = owner.name
-    return {"message": error.message, "where": where}
+    """An error with where it applies: the roster, a force, a force's category or a selection, by name."""
+    return {"message": error.message, "where": {"type": error.owner_type, **_owner(roster, error)}}
 
 
-def _owner(roster: Roster, owner_type: str, owner_id: str):
-    try:
-        if owner_type == "selection":
-            return roster.find_selection(owner_id)
-        if owner_type == "force":
-            return roster.find_force(owner_id)
-    except KeyError:
-        return None
-    return None
+def _owner(roster: Roster, error: ValidationError) -> dict:
+    """The names of an error's owner: its own (a category's as the data names it), and for a category or selection
+    the force it is in (a category error of no one force: the first force having that category)."""
+    for force in roster.all_forces():
+        if error.owner_type == "force" and force.id == error.owner_id:
+            return {"name": force.name}
+        if error.owner_type == "category":
+            category = next(
+                (c for c in force.categories if c.id == error.owner_id or c.entry_id == error.owner_entry_id), None
+            )
+            if category is not None:
+                return {"name": category.custom_name or category.name, "force": force.name}
+        if error.owner_type == "selection":
+            selection = next((s for s in force.all_selections() if s.id == error.owner_id), None)
+            if selection is not None:
+                return {"name": selection.name, "force": force.name}
+    return {}
 
 
 # --- reading one back ----------------------------------------------------------------------------
