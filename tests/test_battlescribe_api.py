@@ -9,10 +9,12 @@ the import page with the same points and verdict.
 from __future__ import annotations
 
 import json
+from io import StringIO
 
 import pytest
 import yaml
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
 
 from lists.models import BattleScribeRoster
 from tests.test_battlescribe_games import (
@@ -121,3 +123,17 @@ def test_an_export_naming_an_entry_the_data_lacks_is_refused_naming_it(client):
     refused = client.post("/rosters/import/", {"file": upload})
     assert "no-such-entry" in refused.content.decode()
     assert BattleScribeRoster.objects.count() == 1
+
+
+def test_validate_roster_reads_the_json_export_with_the_points_the_page_shows(client, tmp_path):
+    player, kept = build(client, *BUILT[-1][:5])
+    exported = tmp_path / "roster.json"
+    exported.write_bytes(client.get(f"/bs/r/{kept.share_id}/roster.json").content)
+    out = StringIO()
+    with pytest.raises(SystemExit) as exited:
+        call_command("validate_roster", str(exported), stdout=out)
+    assert exited.value.code == 0  # a legal list
+    lines = out.getvalue().splitlines()
+    assert lines[0] == f"{kept.name} ({kept.data_set.name}): legal"
+    assert lines[1] == f"{player.shown_points():g} / {BUILT[-1][3]} points"
+    assert "file's own total" not in out.getvalue()

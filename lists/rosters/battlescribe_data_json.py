@@ -125,11 +125,19 @@ def read_document(data: dict) -> DataSetRoster:
     if problems:
         raise _refused(*problems[:MAX_PROBLEMS])
     found = DataSetRoster(roster, data_set, data_set.revision, primary_cost_type(roster_data))
+    points_name = next((c.name for c in roster_data.cost_types if c.id == found.points_type), "")
+    file_points = (data.get("costs") or {}).get(points_name) if isinstance(data.get("costs"), dict) else None
+    # The file's own total, only compared (validate_roster says when it differs from the engine's).
+    found.file_total = (
+        float(file_points) if isinstance(file_points, int | float) else roster.totals.get(found.points_type or "", 0.0)
+    )
     for force in roster.all_forces():  # each top-level selection's label, as validate_roster shows them
         for selection in force.selections:
             base = label = (selection.custom_name or "").strip() or selection.name
+            count = 1
             while label in found.labels.values():
-                label = f"{base} ({sum(v.startswith(base) for v in found.labels.values()) + 1})"
+                count += 1
+                label = f"{base} ({count})"
             found.labels[id(selection)] = label
     return found
 
