@@ -137,3 +137,15 @@ def test_validate_roster_reads_the_json_export_with_the_points_the_page_shows(cl
     assert lines[0] == f"{kept.name} ({kept.data_set.name}): legal"
     assert lines[1] == f"{player.shown_points():g} / {BUILT[-1][3]} points"
     assert "file's own total" not in out.getvalue()
+
+
+def test_a_pasted_export_of_unknown_data_or_version_is_refused_saying_why(client):
+    _, kept = build(client, *BUILT[-1][:5])
+    document = json.loads(client.get(f"/bs/r/{kept.share_id}/roster.json").content)
+    unknown_game = {**document, "game": {"name": "Some Other Game", "revision": 1, "game_system_id": "none-such"}}
+    refused = client.post("/rosters/import/", {"text": json.dumps(unknown_game)})
+    assert refused.status_code == 400
+    assert "no BattleScribe data for Some Other Game is loaded: run" in refused.content.decode()
+    later = client.post("/rosters/import/", {"text": json.dumps({**document, "version": 99})})
+    assert later.status_code == 400 and "version 99 of this format is not known here" in later.content.decode()
+    assert BattleScribeRoster.objects.count() == 1

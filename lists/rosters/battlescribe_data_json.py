@@ -110,7 +110,9 @@ def is_document(data) -> bool:
 def read_document(data: dict) -> DataSetRoster:
     """The roster a JSON (or YAML) export describes, rebuilt by the engine; RosterFileInvalid says why not."""
     if data.get("version") != FORMAT_VERSION:
-        raise _refused(f"version {str(data.get('version'))[:20]!r} of this format is not known; export it again")
+        raise _refused(
+            f"version {str(data.get('version'))[:20]} of this format is not known here; export the roster again"
+        )
     game = data.get("game") if isinstance(data.get("game"), dict) else {}
     data_set = _data_set(game)
     roster_data = battlescribe_game_data(data_set)
@@ -120,8 +122,13 @@ def read_document(data: dict) -> DataSetRoster:
             roster.set_cost_limit(str(type_id), float(value))
     problems: list[str] = []
     budget = [MAX_NODES]
-    for force in _list(data, "forces"):
-        _rebuild_force(roster, force, None, problems, budget)
+    try:
+        for force in _list(data, "forces"):
+            _rebuild_force(roster, force, None, problems, budget)
+    except (KeyError, ValueError) as exc:  # what the checks here leave to the engine
+        raise _refused(
+            f"the roster cannot be rebuilt against {data_set.name} revision {data_set.revision}: {exc}"
+        ) from None
     if problems:
         raise _refused(*problems[:MAX_PROBLEMS])
     found = DataSetRoster(roster, data_set, data_set.revision, primary_cost_type(roster_data))
