@@ -134,5 +134,8 @@ class System(Strict):
     distance_unit: str = '"'  # printed after ranges; empty where the game leaves the unit to the players
     # Crews of these qualities gain nothing from a spotter (a warning, not an error).
     spotter_no_benefit_qualities: list[Key] = []
+    # New units start at this quality where they are priced at it (Bolt Action: Regular, the one most taken);
+    # omitted, or not offered: the unit's first quality.
+    default_quality: Key | None = None
     # Each unit takes an order die (Bolt Action); spotters and transports ride along.
     order_dice: bool = False
