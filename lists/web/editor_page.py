@@ -266,7 +266,10 @@ def _unit_rows(
                 for field, members in form.choice_fields()
             ]
             entry["options"] = [
-                (field, _cost_text(choice.unit_type.options[key], option_cost(snapshot, choice, key)))
+                (
+                    field,
+                    _cost_text(choice.unit_type.options[key], option_cost(snapshot, choice, key), field.field.disabled),
+                )
                 for key, field in most_used_first(form.option_fields(), popular)
             ] + [
                 (field, _house_rule_cost_text(snapshot, rule, choice.index)) for rule, field in form.house_rule_fields()
@@ -297,8 +300,10 @@ def _choice_cost(snapshot: RosterSnapshot, unit: UnitChoice, members, key: str) 
     return unit_points(snapshot, replace(without, options={**without.options, key: 1})) - unit_points(snapshot, without)
 
 
-def _cost_text(option, cost: int) -> str:
-    """An option's price for this unit: "+20 pts", "+5 pts each", "+36 pts, 20%"."""
+def _cost_text(option, cost: int, compulsory: bool = False) -> str:
+    """An option's price for this unit: "+20 pts", "+5 pts each", "+36 pts, 20%", "compulsory, +0 pts"."""
+    if compulsory:
+        return f"(compulsory, {cost:+d} pts)"
     if option.percent:
         return f"({cost:+d} pts, {option.percent:+d}%)"
     each = "" if is_single_option(option) else " each"
