@@ -170,6 +170,8 @@ def _unit_change_in_words(form, label: str) -> dict:
     values = []
     for name in form.changed_data:
         field, value = form.fields[name], form.cleaned_data.get(name)
+        if name == "size":
+            value = form.data.get(name)  # the men shown, counting those options add (cleaned: its own men)
         if isinstance(value, bool):
             shown = "ticked" if value else "not ticked"
         else:

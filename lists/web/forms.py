@@ -336,7 +336,7 @@ class UnitForm(_JudgedForm):
         if men is None:
             return None
         added = UnitChoice(0, "", self.unit_type, quality=quality, options=options).added_in_size
-        if men - added < 1:
+        if added and men - added < 1:  # with none added, the size's own refusal says what is wrong
             self.add_error("size", f"Men count the {added} its options add: give at least {added + 1}.")
             return None
         return men - added
