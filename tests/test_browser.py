@@ -100,7 +100,7 @@ def test_a_player_builds_a_legal_roster_by_clicking(page, site):
     add_unit(page, SECTION)
 
     totals = page.inner_text(".totals")
-    assert "135 / 1000 pts" in totals
+    assert "150 / 1000 pts" in totals  # the Lieutenant starts Regular (50, not Inexperienced 35): pack.yaml default_quality
     assert "Legal" in totals and "Not legal" not in totals
     assert Roster.objects.get().units.count() == 3
 
