@@ -334,6 +334,7 @@ OPTION_PLAIN_FIELDS = (
     "max_with",
     "min_if_taken",
     "least_in",
+    "default",
     "max_in",
     "points_once",
     "percent",
@@ -377,6 +378,7 @@ class UnitOption(models.Model):
     needs_options = models.JSONField(default=list, blank=True)  # option keys of the unit, one of which it needs
     rules = models.JSONField(default=list, blank=True)  # rule keys a unit taking it has
     least_in = models.JSONField(default=dict, blank=True)  # army key -> how often its units must take it
+    default = models.BooleanField(default=False)  # taken when the unit is added (the data's default choice)
     max_in = models.JSONField(default=dict, blank=True)  # army key -> its greatest number there, where lower
     force_limits = models.JSONField(default=list, blank=True)  # [{group, min, max, armies}] over each force
     qualities = models.JSONField(default=list, blank=True)  # quality keys it is offered to; empty: any quality

@@ -12,6 +12,7 @@ from lists.gamedata.loading import ArmyInfo, ForceRow, GameData, HouseRuleRow, U
 from lists.gamedata.overlays import overlays_played
 from lists.gamedata.snapshot import RosterSnapshot, UnitTypeInfo
 from lists.rosters.format import MAX_COUNT, HouseRuleEntry, Problem, RosterFile, RosterFileInvalid, UnitEntry
+from lists.rules.defaults import compulsory_defaults
 from lists.rules.validation import (
     Refusal,
     force_refusals,
@@ -200,6 +201,7 @@ def _resolve_unit(
     if unit.officer_rank is not None:
         rank = _pick(unit.officer_rank, names.ranks, "officer rank", f"{path}.officer_rank", problems)
     counts, option_paths = _resolve_options(unit, path, unit_type, army.key, problems, quality)
+    counts = compulsory_defaults(unit_type, army.key, quality, counts)  # a half-track's pintle HMG stays on
     refusals = unit_refusals(
         data.system,
         army.key,

@@ -24,7 +24,7 @@ from lists.gamedata.overlays import played_house_rules, switch_overlays
 from lists.rosters.edits import Draft, EditRefused, StaleEdit, edit
 from lists.rosters.files import MAX_UNITS, RosterFileInvalid, default_force_name, default_label
 from lists.rosters.sharing import roster_for_edit
-from lists.rules.validation import open_qualities
+from lists.rules.defaults import options_at_start, quality_at_start
 from lists.web.editor_page import (
     after_edit,
     conflict_page,
@@ -92,8 +92,12 @@ def add_unit(request: HttpRequest, secret: str) -> HttpResponse:
     # The force the picker adds to; a form without one (an older page) adds to the first force.
     force_id = whole_number(request.POST.get("force")) if request.POST.get("force") else None
     unit_type = data.unit_types[unit_id]
-    quality = next(iter(open_qualities(unit_type, data.armies[roster.army_id].key)), None)
+    army_key = data.armies[roster.army_id].key
+    quality = quality_at_start(data.system, unit_type, army_key)
+    taken = options_at_start(unit_type, army_key, quality)  # what BattleScribe selects with it: armed, a variant
     entry = {"unit": unit_type.key, **({"quality": quality} if quality else {})}
+    if taken:
+        entry["options"] = [{"option": key, "count": count} for key, count in taken.items()]
 
     def add(draft: Draft) -> None:
         force = draft.force(force_id) if force_id is not None else draft.forces()[0]
@@ -166,6 +170,8 @@ def _unit_change_in_words(form, label: str) -> dict:
     values = []
     for name in form.changed_data:
         field, value = form.fields[name], form.cleaned_data.get(name)
+        if name == "size":
+            value = form.data.get(name)  # the men shown, counting those options add (cleaned: its own men)
         if isinstance(value, bool):
             shown = "ticked" if value else "not ticked"
         else:
