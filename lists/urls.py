@@ -47,6 +47,7 @@ urlpatterns = [
     path("r/<str:share_id>/cards.pdf", print_views.cards, name="cards"),
     path("r/<str:share_id>/list.pdf", print_views.army_list, name="list"),
     path("r/<str:share_id>/roster.txt", share_views.text, name="export-text"),
+    path("r/<str:share_id>/roster-keyed.txt", share_views.text, {"keyed": True}, name="export-text-keyed"),
     # Tournament events: run one, submit to it, and the organiser's table by secret link.
     path("events/new/", event_views.new_event, name="event-new"),
     # A player's own list by their submission link (a secret, as the organiser's link is).

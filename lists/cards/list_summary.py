@@ -5,6 +5,8 @@ from __future__ import annotations
 from lists.gamedata.loading import GameData
 from lists.gamedata.snapshot import RosterSnapshot
 from lists.rosters.fingerprint import fingerprint
+from lists.rosters.plain_names import plain_army_name, plain_unit_names
+from lists.rosters.plain_text import DASH, plain_unit_line
 from lists.rosters.text_files import HOUSE_RULE_PREFIX, TOTAL_PREFIX, force_line, header_lines, unit_details, unit_line
 from lists.rules.pricing import house_rule_lines
 from lists.rules.verdict import Verdict
@@ -78,10 +80,26 @@ def list_context(roster: RosterSnapshot, data: GameData, verdict: Verdict, pack_
     }
 
 
-def roster_text(roster: RosterSnapshot, data: GameData, verdict: Verdict) -> str:
-    """The roster as plain text, for pasting into a chat or a forum; lists/rosters/text_files.py reads it back."""
+def roster_text(roster: RosterSnapshot, data: GameData, verdict: Verdict, keyed: bool = False) -> str:
+    """The roster as a plain list, for pasting into a chat or a forum, or (`keyed`) with every unit's key
+    for an exact round trip; lists/rosters/text_files.py reads both back."""
     context = list_context(roster, data, verdict, [])
     limit = f" / {verdict.points_limit}" if verdict.points_limit is not None else ""
+    lines = _keyed_units(roster, context) if keyed else _plain_units(roster, data, verdict, context)
+    lines.append("")
+    dice = f", {verdict.order_dice} order dice" if verdict.order_dice is not None else ""
+    lines.append(f"{TOTAL_PREFIX} {verdict.points}{limit} points{dice}")
+    lines.append(
+        "Legal" if verdict.valid else f"Not legal: {sum(f.severity == 'error' for f in verdict.findings)} problem(s)"
+    )
+    for finding in verdict.findings:
+        lines.append(f"  - {finding.message} {finding.fix}")
+    lines.append(f"Fingerprint: {context['fingerprint']}")
+    return "\n".join(lines) + "\n"
+
+
+def _keyed_units(roster: RosterSnapshot, context: dict) -> list[str]:
+    """Header, forces and units with their keys, each unit's choices on a line of their own."""
     lines = header_lines(roster)
     for force, rows in context["forces"]:
         lines += ["", force_line(force)]
@@ -97,13 +115,24 @@ def roster_text(roster: RosterSnapshot, data: GameData, verdict: Verdict) -> str
             f"{line['points']:>5} pts  {HOUSE_RULE_PREFIX}{line['name']}"
             + (f" ({line['details']})" if line["details"] else "")
         )
-    lines.append("")
-    dice = f", {verdict.order_dice} order dice" if verdict.order_dice is not None else ""
-    lines.append(f"{TOTAL_PREFIX} {verdict.points}{limit} points{dice}")
-    lines.append(
-        "Legal" if verdict.valid else f"Not legal: {sum(f.severity == 'error' for f in verdict.findings)} problem(s)"
-    )
-    for finding in verdict.findings:
-        lines.append(f"  - {finding.message} {finding.fix}")
-    lines.append(f"Fingerprint: {context['fingerprint']}")
-    return "\n".join(lines) + "\n"
+    return lines
+
+
+def _plain_units(roster: RosterSnapshot, data: GameData, verdict: Verdict, context: dict) -> list[str]:
+    """Header, forces with their points and one line a unit, as players post lists: no keys."""
+    names = {data.unit_types[unit_id].key: name for unit_id, name in plain_unit_names(data, roster.army_key).items()}
+    bought = house_rule_rows(roster)
+    army = next(a for a in data.armies.values() if a.key == roster.army_key)
+    lines = header_lines(roster, points=verdict.points, army_name=plain_army_name(data, army))
+    for force, rows in context["forces"]:
+        lines += ["", f"{force_line(force)}{DASH}{sum(row['points'] for row in rows)} pts"]
+        for row in rows:
+            unit = row["unit"]
+            own = [line for line in bought if line["unit"] == unit.index]
+            lines.append(plain_unit_line(roster, unit, row["points"], names, own))
+    if context["house_rules"]:
+        lines.append("")
+    for line in context["house_rules"]:
+        details = f" ({line['details']})" if line["details"] else ""
+        lines.append(f"{HOUSE_RULE_PREFIX}{line['name']}{details}{DASH}{line['points']} pts")
+    return lines

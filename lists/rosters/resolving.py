@@ -11,6 +11,7 @@ from lists.gamedata.loading import ArmyInfo, ForceRow, GameData, HouseRuleRow, U
 from lists.gamedata.overlays import overlays_played
 from lists.gamedata.snapshot import RosterSnapshot, UnitTypeInfo
 from lists.rosters.format import MAX_COUNT, HouseRuleEntry, Problem, RosterFile, RosterFileInvalid, UnitEntry
+from lists.rosters.plain_names import plain_unit_names
 from lists.rules.validation import (
     Refusal,
     force_refusals,
@@ -88,6 +89,8 @@ class _ArmyNames:
         for _, unit_id in data.available_units(army.id):
             units.setdefault(data.unit_types[unit_id].key, unit_id)
             units.setdefault(data.unit_types[unit_id].name, unit_id)
+        for unit_id, plain in plain_unit_names(data, army.key).items():  # "Heer Grenadier Squad (Infantry)"
+            units.setdefault(plain, unit_id)
         qualities, ranks = data.system.qualities.values(), data.system.ranks.values()
         return cls(
             data=data,
