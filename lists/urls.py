@@ -33,6 +33,7 @@ urlpatterns = [
     path("e/<str:secret>/units/", edit_views.add_unit, name="add-unit"),
     path("e/<str:secret>/units/<int:unit_id>/", edit_views.update_unit, name="update-unit"),
     path("e/<str:secret>/units/<int:unit_id>/remove/", edit_views.remove_unit, name="remove-unit"),
+    path("e/<str:secret>/units/<int:unit_id>/note/", edit_views.update_note, name="update-note"),
     path("e/<str:secret>/units/<int:unit_id>/duplicate/", edit_views.duplicate_unit, name="duplicate-unit"),
     path("e/<str:secret>/undo/", edit_views.undo_remove, name="undo-remove"),
     path("e/<str:secret>/forces/", edit_views.add_force, name="add-force"),

@@ -6,7 +6,7 @@ from lists.gamedata.loading import GameData
 from lists.gamedata.snapshot import RosterSnapshot
 from lists.rosters.fingerprint import fingerprint
 from lists.rosters.plain_names import plain_army_name, plain_unit_names
-from lists.rosters.plain_text import DASH, plain_unit_line
+from lists.rosters.plain_text import DASH, NOTE_PREFIX, plain_unit_line
 from lists.rosters.text_files import HOUSE_RULE_PREFIX, TOTAL_PREFIX, force_line, header_lines, unit_details, unit_line
 from lists.rules.pricing import house_rule_lines
 from lists.rules.verdict import Verdict
@@ -38,7 +38,8 @@ def _count(line: dict) -> str:
     return f" ×{line['count']}" if line["count"] > 1 else ""
 
 
-def list_context(roster: RosterSnapshot, data: GameData, verdict: Verdict, pack_versions) -> dict:
+def list_context(roster: RosterSnapshot, data: GameData, verdict: Verdict, pack_versions, notes: bool = False) -> dict:
+    """The organiser's list: each unit's line; its note (the player's own words) only when asked (`notes`)."""
     house_rules = house_rule_rows(roster)
     bought = {unit.index: [line for line in house_rules if line["unit"] == unit.index] for unit in roster.units}
     rows = []
@@ -66,6 +67,7 @@ def list_context(roster: RosterSnapshot, data: GameData, verdict: Verdict, pack_
                 "points": points,
                 "details": "; ".join(details),
                 "findings": verdict.unit_findings(unit.index),
+                "note": unit.note if notes else "",
             }
         )
     return {
@@ -108,6 +110,8 @@ def _keyed_units(roster: RosterSnapshot, context: dict) -> list[str]:
             details = unit_details(roster, row["unit"])
             if details:
                 lines.append(f"           {details}")
+            if row["unit"].note:
+                lines.append(f"           {NOTE_PREFIX}{row['unit'].note}")
     if context["house_rules"]:
         lines.append("")
     for line in context["house_rules"]:
@@ -130,6 +134,8 @@ def _plain_units(roster: RosterSnapshot, data: GameData, verdict: Verdict, conte
             unit = row["unit"]
             own = [line for line in bought if line["unit"] == unit.index]
             lines.append(plain_unit_line(roster, unit, row["points"], names, own))
+            if unit.note:
+                lines.append(f"  {NOTE_PREFIX}{unit.note}")
     if context["house_rules"]:
         lines.append("")
     for line in context["house_rules"]:

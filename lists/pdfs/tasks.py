@@ -107,7 +107,7 @@ def time_limit(seconds: float):
 
 
 @task()
-def render_pdf(share_id: str, kind: str, card: str, paper: str, merge: bool) -> int:
+def render_pdf(share_id: str, kind: str, card: str, paper: str, merge: bool, notes: bool = False) -> int:
     """Render a roster's cards or organiser's list into the cache (`lists.cards.pdf_key`); returns the PDF's size in bytes."""
     try:
         roster = roster_for_share(share_id)
@@ -115,7 +115,7 @@ def render_pdf(share_id: str, kind: str, card: str, paper: str, merge: bool) -> 
         raise RenderFailed("the roster no longer exists") from None
     snapshot = roster_snapshot(roster)
     data = game_data(roster.system)
-    layout = Layout(card=card, paper=paper, merge=merge)
+    layout = Layout(card=card, paper=paper, merge=merge, notes=notes)
     if kind == "cards" and len(snapshot.units) > settings.PDF_MAX_CARD_UNITS:
         raise RenderFailed(
             f"the roster has {len(snapshot.units)} units; a cards PDF holds the cards of at most "
@@ -127,7 +127,7 @@ def render_pdf(share_id: str, kind: str, card: str, paper: str, merge: bool) -> 
         else:
             verdict = judge(snapshot)
             issue(roster, snapshot, data, verdict)
-            pdf = list_pdf(snapshot, data, verdict, pack_versions(roster))
+            pdf = list_pdf(snapshot, data, verdict, pack_versions(roster), notes=notes)
     return len(pdf)
 
 
@@ -143,7 +143,7 @@ def start(key: str, share_id: str, kind: str, layout: Layout, units: int = 0) ->
     """Enqueue a render of this PDF (of a roster of `units` units), remember its job under the PDF's key, and
     wake the worker."""
     renderer = sized(render_pdf, heavy=units > HEAVY_UNITS)
-    remember_job(key, renderer.enqueue(share_id, kind, layout.card, layout.paper, layout.merge))
+    remember_job(key, renderer.enqueue(share_id, kind, layout.card, layout.paper, layout.merge, layout.notes))
     transaction.on_commit(wake.ring)  # once the job is in the queue the worker reads
 
 

@@ -216,7 +216,7 @@ def _resolve_unit(
     label = unit.label or default_label(unit_type.name, labels)
     taken = {other: f"unit {position + 1}" for other, position in labels.items()}
     problems += [Problem(f"{path}.label", refusal.message) for refusal in label_refusals(label, taken)]
-    return UnitRow(unit_id, label, quality_id, unit.size, rank_id, options, None, unit.hero_points, force)
+    return UnitRow(unit_id, label, quality_id, unit.size, rank_id, options, None, unit.hero_points, force, unit.note)
 
 
 def _resolve_options(

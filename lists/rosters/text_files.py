@@ -17,7 +17,7 @@ from lists.gamedata.snapshot import RosterSnapshot, UnitChoice
 from lists.rosters.format import MAX_PROBLEMS, MAX_UNITS, Problem, RosterFileInvalid
 from lists.rosters.parsing import check_document, decoded_text
 from lists.rosters.plain_names import army_by_plain_name
-from lists.rosters.plain_text import POINTS_TAIL, PlainNames, points_line, read_plain_unit
+from lists.rosters.plain_text import NOTE_PREFIX, POINTS_TAIL, PlainNames, points_line, read_plain_unit
 from lists.rosters.resolving import resolve
 from lists.rules.pricing import house_rule_points
 from lists.rules.validation import FORCES_MAX
@@ -308,7 +308,11 @@ def _read_forces(read: _Text, lines: list[tuple[int, str]], data, army_ref: str)
             after_blank, unit = True, None
             continue
         match, plain = _UNIT_LINE.match(line), POINTS_TAIL.match(stripped)
-        if match and match.group(2).startswith(HOUSE_RULE_PREFIX):
+        if stripped.startswith(NOTE_PREFIX) and not after_blank and forces and forces[-1]["units"]:
+            forces[-1]["units"][-1]["note"] = stripped[len(NOTE_PREFIX) :]  # the unit above's note
+            read.lines[f"forces.{len(forces) - 1}.units.{len(forces[-1]['units']) - 1}.note"] = number
+            unit = None
+        elif match and match.group(2).startswith(HOUSE_RULE_PREFIX):
             _read_house_rule(read, number, match.group(2)[len(HOUSE_RULE_PREFIX) :])
             unit = None
         elif plain and stripped.startswith(HOUSE_RULE_PREFIX):  # "House rule: Field telephones (×2) — 20 pts"
