@@ -23,8 +23,8 @@ from lists.gamedata.loading import game_data, one_state, roster_snapshot, roster
 from lists.gamedata.overlays import played_house_rules, switch_overlays
 from lists.rosters.edits import Draft, EditRefused, StaleEdit, edit
 from lists.rosters.files import MAX_UNITS, RosterFileInvalid, default_force_name, default_label
-from lists.rosters.sharing import roster_for_edit
 from lists.rosters.format import short_note
+from lists.rosters.sharing import roster_for_edit
 from lists.rules.validation import NOTE_MAX_LENGTH, one_line, open_qualities
 from lists.web.editor_page import (
     after_edit,
