@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTE = "Feldgrau with yellow helmet bands <b>& kneeling gunner</b>"
 
 
-def shot(page, name: str) -> None:
+def shot(page, name: str) -> None:  # noqa: F811
     """A full-page screenshot into $SCREENSHOT_DIR, when set, to look at what the test saw."""
     folder = os.environ.get("SCREENSHOT_DIR")
     if folder:
