@@ -348,8 +348,8 @@ def _read_forces(read: _Text, lines: list[tuple[int, str]], data, army_ref: str)
         else:
             read.problem(
                 number,
-                f"{stripped[:60]!r} is neither a unit ('65 pts  Label (Unit) [key]'), its details line nor a "
-                "force's name after a blank line",
+                f"{stripped[:60]!r} is neither a unit ('Rifle Squad (Regular, 10 men): LMG — 65 pts'), its note "
+                "('Note: …') nor a force's name after a blank line",
             )
         after_blank = False
     _roster_wide_first(read)
