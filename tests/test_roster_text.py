@@ -179,3 +179,13 @@ def test_validate_roster_checks_a_text_roster_file(tmp_path):
         call_command("validate_roster", str(path), stdout=out, stderr=io.StringIO())
     assert exit_info.value.code == 0
     assert "960" in out.getvalue()
+
+
+def test_a_long_plain_unit_line_of_brackets_and_colons_is_read_at_once():
+    import time
+
+    line = "Platoon 1\nx" + " (a: b)" * 60_000 + " — 60 pts\n"
+    started = time.monotonic()
+    problems = problems_of("My list\nBolt Action (2nd edition) · Generic army\n\n" + line)
+    assert time.monotonic() - started < 5
+    assert problems and problems[0].startswith("line 5: "), problems

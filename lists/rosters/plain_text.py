@@ -22,6 +22,8 @@ _HERO = re.compile(r"^(\d{1,4}) hero points?$")
 _COUNT_BEFORE = re.compile(r"^(\d{1,4})\s*[×x]\s*(\S.*)$")  # "2× LMG"
 _COUNT_AFTER = re.compile(r"^(.*\S)\s*×(\d{1,4})$")  # "LMG ×2", as the keyed form writes it
 _HOUSE_RULE = re.compile(r"^house rule (.+?)(?: ×(\d{1,4}))?(?: \(\+\d+ pts\))?$")
+_LONGEST_NAME = 250  # no unit's name (with its category) is longer: a longer bracket names no unit
+_LONGEST_HEAD = 600  # a label, a unit's name and its details fit before the options' ": " in this many characters
 _LONGEST_OPTION = 8  # an option's name holds at most this many ", ": a line is read in linear time
 
 
@@ -109,7 +111,7 @@ class PlainUnit:
 def read_plain_unit(body: str, names: PlainNames, data) -> PlainUnit:
     """A unit line without its points: "Label (Unit name) (Regular, 10 men): LMG, 2× SMG, rides in Truck"."""
     start = 0
-    while (colon := body.find(": ", start)) != -1:
+    while (colon := body.find(": ", start, _LONGEST_HEAD)) != -1:
         head = _read_head(body[:colon], names)
         if head is not None:
             return _with_extras(head, body[colon + 2 :], names, data)
@@ -142,10 +144,11 @@ def _unit_of(shown: str, names: PlainNames) -> dict | None:
     if found:
         return {"unit": found[0], "id": found[1]}
     if shown.endswith(")"):
-        for match in re.finditer(r" \(", shown):
-            found = names.units.get(_normal(shown[match.end() : -1]))
+        offset = max(0, len(shown) - _LONGEST_NAME)  # a unit's name is in the last brackets: look no further back
+        for match in re.finditer(r" \(", shown[offset:]):
+            found = names.units.get(_normal(shown[offset + match.end() : -1]))
             if found:
-                return {"unit": found[0], "id": found[1], "label": shown[: match.start()]}
+                return {"unit": found[0], "id": found[1], "label": shown[: offset + match.start()]}
     return None
 
 
