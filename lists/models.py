@@ -493,6 +493,8 @@ class RosterUnit(models.Model):
     officer_rank = models.ForeignKey(OfficerRank, null=True, blank=True, on_delete=models.PROTECT)
     transport = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="passengers")
     hero_points = models.PositiveSmallIntegerField(default=0)
+    # The player's own words on the unit (painting scheme, which models): exported and shared, never priced.
+    note = models.CharField(max_length=300, blank=True, default="")  # NOTE_MAX_LENGTH, lists/rules/validation.py
 
     class Meta:
         ordering = ["position", "id"]

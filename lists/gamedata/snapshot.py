@@ -355,6 +355,7 @@ class UnitChoice:
     transport: int | None = None  # index of the roster unit carrying this one
     hero_points: int = 0
     force: int = 0  # index of the roster force the unit belongs to
+    note: str = ""  # the player's own note (painting scheme, which models): shown and exported, never priced
 
     @property
     def men(self) -> int:

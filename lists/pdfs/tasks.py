@@ -118,13 +118,20 @@ BATTLESCRIBE = "battlescribe"
 
 @task()
 def render_pdf(
-    share_id: str, kind: str, card: str, paper: str, merge: bool, subject: str = ROSTER, version: int = 0
+    share_id: str,
+    kind: str,
+    card: str,
+    paper: str,
+    merge: bool,
+    subject: str = ROSTER,
+    version: int = 0,
+    notes: bool = False,
 ) -> int:
     """Render the cards or organiser's list of the roster `share_id` names (of `subject`; a BattleScribe roster's
-    at its `version`) into the cache; returns the PDF's size in bytes."""
+    at its `version`) into the cache; returns the PDF's size in bytes. `notes`: the units' notes on the list."""
     if subject == BATTLESCRIBE:
         return _render_battlescribe(share_id, kind, version)
-    return _render_roster(share_id, kind, Layout(card=card, paper=paper, merge=merge))
+    return _render_roster(share_id, kind, Layout(card=card, paper=paper, merge=merge, notes=notes))
 
 
 def _render_roster(share_id: str, kind: str, layout: Layout) -> int:
@@ -143,7 +150,7 @@ def _render_roster(share_id: str, kind: str, layout: Layout) -> int:
         else:
             verdict = judge(snapshot)
             issue(roster, snapshot, data, verdict)
-            pdf = list_pdf(snapshot, data, verdict, pack_versions(roster))
+            pdf = list_pdf(snapshot, data, verdict, pack_versions(roster), notes=layout.notes)
     return len(pdf)
 
 
@@ -186,7 +193,19 @@ def start(
     """Enqueue a render of this PDF (of a roster of `units` units; `subject` and `version` as `render_pdf` takes
     them), remember its job under the PDF's key, and wake the worker."""
     renderer = sized(render_pdf, heavy=units > HEAVY_UNITS)
-    remember_job(key, renderer.enqueue(share_id, kind, layout.card, layout.paper, layout.merge, subject, version))
+    remember_job(
+        key,
+        renderer.enqueue(
+            share_id,
+            kind,
+            layout.card,
+            layout.paper,
+            layout.merge,
+            subject=subject,
+            version=version,
+            notes=layout.notes,
+        ),
+    )
     transaction.on_commit(wake.ring)  # once the job is in the queue the worker reads
 
 

@@ -44,6 +44,7 @@ from lists.rules.pricing import (
     unit_service_period,
 )
 from lists.rules.transport import transport_candidates
+from lists.rules.validation import NOTE_MAX_LENGTH
 from lists.rules.verdict import Verdict, judge
 from lists.web.forms import ForceForm, SettingsForm, UnitForm, is_single_option
 from lists.web.page_helpers import limit_pages, whole_number
@@ -128,6 +129,7 @@ def editor_context(
     context = {
         "roster": roster,
         "secret": secret,
+        "note_max_length": NOTE_MAX_LENGTH,
         "snapshot": snapshot,
         "verdict": verdict,
         "rows": rows,

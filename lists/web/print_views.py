@@ -36,9 +36,9 @@ def cards(request: HttpRequest, share_id: str) -> HttpResponse:
 @require_GET
 @limit_pages
 def army_list(request: HttpRequest, share_id: str) -> HttpResponse:
-    """The organiser's list PDF, delivered like the cards."""
+    """The organiser's list PDF, delivered like the cards; `?notes=1` prints the units' notes on it."""
     roster, snapshot, data = printable(share_id)
-    return _deliver(request, roster, snapshot, data, "list", Layout())
+    return _deliver(request, roster, snapshot, data, "list", Layout(notes=request.GET.get("notes") == "1"))
 
 
 PDF_NAMES = {"cards": "the unit cards", "list": "the organiser's list"}
