@@ -58,7 +58,8 @@ def test_a_weapon_is_chosen_with_the_arrow_keys_and_the_half_track_shows_its_hmg
     settled(page)
     lieutenant = open_unit(page, "Lieutenant")
     expect(lieutenant.locator("fieldset.one-of input[type=radio]").nth(1)).to_be_checked()
-    expect(lieutenant.locator("summary.unit-row")).to_contain_text("50 pts")  # Regular 50; his SMG costs nothing (3df39ff5)
+    # Regular 50; his SMG costs nothing (3df39ff5)
+    expect(lieutenant.locator("summary.unit-row")).to_contain_text("50 pts")
     expect(lieutenant.locator("fieldset.one-of input:checked")).to_have_count(1)
 
     half_track = open_unit(page, "Half-track")
