@@ -334,6 +334,7 @@ OPTION_PLAIN_FIELDS = (
     "max_with",
     "min_if_taken",
     "least_in",
+    "default",
     "max_in",
     "points_once",
     "percent",
@@ -377,6 +378,7 @@ class UnitOption(models.Model):
     needs_options = models.JSONField(default=list, blank=True)  # option keys of the unit, one of which it needs
     rules = models.JSONField(default=list, blank=True)  # rule keys a unit taking it has
     least_in = models.JSONField(default=dict, blank=True)  # army key -> how often its units must take it
+    default = models.BooleanField(default=False)  # taken when the unit is added (the data's default choice)
     max_in = models.JSONField(default=dict, blank=True)  # army key -> its greatest number there, where lower
     force_limits = models.JSONField(default=list, blank=True)  # [{group, min, max, armies}] over each force
     qualities = models.JSONField(default=list, blank=True)  # quality keys it is offered to; empty: any quality
@@ -491,6 +493,8 @@ class RosterUnit(models.Model):
     officer_rank = models.ForeignKey(OfficerRank, null=True, blank=True, on_delete=models.PROTECT)
     transport = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="passengers")
     hero_points = models.PositiveSmallIntegerField(default=0)
+    # The player's own words on the unit (painting scheme, which models): exported and shared, never priced.
+    note = models.CharField(max_length=300, blank=True, default="")  # NOTE_MAX_LENGTH, lists/rules/validation.py
 
     class Meta:
         ordering = ["position", "id"]

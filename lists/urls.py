@@ -60,6 +60,7 @@ urlpatterns = [
     path("e/<str:secret>/units/", edit_views.add_unit, name="add-unit"),
     path("e/<str:secret>/units/<int:unit_id>/", edit_views.update_unit, name="update-unit"),
     path("e/<str:secret>/units/<int:unit_id>/remove/", edit_views.remove_unit, name="remove-unit"),
+    path("e/<str:secret>/units/<int:unit_id>/note/", edit_views.update_note, name="update-note"),
     path("e/<str:secret>/units/<int:unit_id>/duplicate/", edit_views.duplicate_unit, name="duplicate-unit"),
     path("e/<str:secret>/undo/", edit_views.undo_remove, name="undo-remove"),
     path("e/<str:secret>/forces/", edit_views.add_force, name="add-force"),
@@ -74,6 +75,7 @@ urlpatterns = [
     path("r/<str:share_id>/cards.pdf", print_views.cards, name="cards"),
     path("r/<str:share_id>/list.pdf", print_views.army_list, name="list"),
     path("r/<str:share_id>/roster.txt", share_views.text, name="export-text"),
+    path("r/<str:share_id>/roster-keyed.txt", share_views.text, {"keyed": True}, name="export-text-keyed"),
     # Tournament events: run one, submit to it, and the organiser's table by secret link.
     path("events/new/", event_views.new_event, name="event-new"),
     # A player's own list by their submission link (a secret, as the organiser's link is).

@@ -100,7 +100,8 @@ def test_a_player_builds_a_legal_roster_by_clicking(page, site):
     add_unit(page, SECTION)
 
     totals = page.inner_text(".totals")
-    assert "135 / 1000 pts" in totals
+    # The Lieutenant starts Regular (50, not Inexperienced 35): pack.yaml's default_quality.
+    assert "150 / 1000 pts" in totals
     assert "Legal" in totals and "Not legal" not in totals
     assert Roster.objects.get().units.count() == 3
 

@@ -1,5 +1,6 @@
 """A Flames of War list built in headless Chromium from the home page, as its players would: the game found by
-search, a list made legal by clicking, broken by removing a compulsory entry, shared, exported and imported back.
+search, a list made legal by clicking, broken by removing a compulsory entry, shared, exported and imported back;
+and a stored roster's cards downloaded from its share page once the background worker has rendered them.
 
 The data is ../shared/bsdata/flamesofwar (BSData/flamesofwar, see its README), loaded with `load_battlescribe`;
 skipped where absent. The same journey for all six data sets runs through Django's test client in
@@ -12,10 +13,13 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from django.test import override_settings
 from playwright.sync_api import expect
 
 from lists.models import BattleScribeRoster
+from tests.test_battlescribe_pdf_delivery import stored_roster
 from tests.test_browser import browser, page, settled  # noqa: F401 - the browser suite's fixtures
+from tests.test_browser_pdf import run_the_worker_when_a_render_is_queued
 
 FLAMES_OF_WAR = Path(__file__).resolve().parents[2] / "shared" / "bsdata" / "flamesofwar"
 
@@ -81,3 +85,27 @@ def test_a_flames_of_war_list_is_built_broken_shared_and_brought_back(page, site
     page.wait_for_url("**/bs/e/**")
     expect(page.locator("#bs-totals")).to_have_text("42 / 100 pts · Not legal (1 problem)")
     assert BattleScribeRoster.objects.count() == 2
+
+
+@override_settings(TASKS={"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}})
+def test_a_flames_of_war_rosters_cards_download_from_its_share_page_once_the_worker_renders_them(
+    page,  # noqa: F811
+    site,
+    worker_signals,
+    empty_cache,
+):
+    kept, _ = stored_roster()
+    page.goto(f"{site}/bs/r/{kept.share_id}/")
+    # On a device's first page a PDF link waits for the offline worker to start (static/js/offline.js): as a player
+    # does, let it start first.
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+
+    with page.expect_download(timeout=60_000) as download_info:
+        page.get_by_role("link", name="unit cards (PDF)").click()
+        expect(page.locator("[data-pdf-status]")).to_have_text("Preparing the PDF…")
+        run_the_worker_when_a_render_is_queued()
+
+    download = download_info.value
+    assert download.suggested_filename == "bulge-breakout-cards.pdf"
+    assert Path(download.path()).read_bytes().startswith(b"%PDF")
+    expect(page.locator("[data-pdf-status]")).to_have_text("Downloaded bulge-breakout-cards.pdf.")

@@ -418,7 +418,9 @@ def test_the_share_links_serve_cards_list_and_text(client):
     assert fingerprint in page  # the share page shows the same fingerprint
     text = text_response.content.decode()
     assert text_response["Content-Type"] == "text/plain; charset=utf-8"
-    assert "  120 pts  1st Section (Regular Infantry Section (Mid-/ Late-War)) [" in text
+    assert (
+        "1st Section (Regular Infantry Section (Mid-/ Late-War)) (Regular, 10 men): Light machine gun — 120 pts" in text
+    )
     assert "Total: 793 / 1000 points, 10 order dice" in text
     assert f"Fingerprint: {fingerprint}" in text
 
@@ -491,7 +493,11 @@ def test_the_lines_of_every_output_add_up_to_its_printed_total(client, text):
     listed = render_to_string("cards/list.html", cards.list_context(snapshot, game_data(roster.system), verdict, []))
     page = client.get(share).content.decode()
 
-    text_lines = numbers(r"(?m)^ *(\d+) pts  \S", plain.split("\nTotal:")[0])
+    blocks = [block.splitlines() for block in plain.split("\nTotal:")[0].split("\n\n")[1:]]
+    priced = [[int(n) for line in block for n in numbers(r" — (\d+) pts$", line)] for block in blocks]
+    forces = [block for block, lines in zip(priced, blocks, strict=True) if not lines[0].startswith("House rule")]
+    assert all(force[0] == sum(force[1:]) for force in forces)  # each force's line adds up its units
+    text_lines = [points for force in forces for points in force[1:]] + sum(priced[len(forces) :], [])
     assert sum(text_lines) == numbers(r"Total: (\d+)", plain)[0] == verdict.points
     list_lines = numbers(r'<td class="num">(\d+)</td>', listed.split('class="total"')[0])
     assert sum(list_lines) == numbers(r'<td class="num">(\d+)', listed.split('class="total"')[1])[0]

@@ -281,8 +281,8 @@ def test_the_share_page_and_text_group_units_under_their_platoon(client):
     assert page.index("2. Zug") < page.index("Leutnant Brandt") < page.index("3. Gruppe")
     assert page.index("1. Zug") < page.index("Leutnant Adler") < page.index("2. Zug")
     lines = text.splitlines()
-    assert lines.index("2. Zug (Reinforced Platoon)") < lines.index(
-        "   50 pts  Leutnant Brandt (Leutnant (Second Lieutenant)) [germany-leutnant-second-lieutenant]"
+    assert lines.index("2. Zug (Reinforced Platoon) — 379 pts") < lines.index(
+        "Leutnant Brandt (Leutnant (Second Lieutenant)) (Regular, 1 man) — 50 pts"
     )
 
 

@@ -74,8 +74,7 @@ def test_a_house_rule_bought_for_a_unit_is_in_its_points_and_the_total(client, b
     assert unit_points(page, harris.id) == before + 15
     assert total(page) == before_total + 15
     text = client.get(f"/r/{roster.share_id}/roster.txt").content.decode()
-    assert re.search(rf"^ +{before + 15} pts  Lt\. Harris ", text, re.M)
-    assert f"house rule {RADIO} (+15 pts)" in text
+    assert re.search(rf"^Lt\. Harris \(.*: .*house rule {re.escape(RADIO)} — {before + 15} pts$", text, re.M), text
     assert f"Total: {before_total + 15} / 1000 points" in text
     share = client.get(f"/r/{roster.share_id}/").content.decode()
     assert f'<h2>Lt. Harris</h2><p class="points">{before + 15} pts</p>' in share

@@ -37,17 +37,47 @@ def test_every_example_exported_as_text_imports_back_as_the_same_roster(example)
     assert (after.points, after.unit_points, after.valid) == (before.points, before.unit_points, before.valid)
     assert [f.message for f in after.findings] == [f.message for f in before.findings]
     assert as_text(second) == text
+    assert "[" not in text  # a plain list: no keys
+    assert [u.men for u in second.snapshot().units] == [u.men for u in first.snapshot().units]
 
 
-def test_the_text_reads_as_a_list_and_carries_the_keys_and_options():
+def test_the_text_reads_as_a_plain_list_with_each_force_and_unit_and_their_points():
     example = ROOT / "examples" / "bolt-action-2e-germany-normandy-two-platoons.yaml"
     text = as_text(load_roster_file(example.read_bytes(), example.name))
     lines = text.splitlines()
-    assert lines[0] == "Kampfgruppe Normandie, two platoons"
-    assert lines[1].startswith("Bolt Action (2nd edition) · 1944: Normandy (Armies of Germany) [bolt-action-2e/")
-    assert "1. Zug (Reinforced Platoon)" in lines
-    assert any(line.endswith("pts  3. Gruppe (Heer Grenadier Squad) [germany-heer-grenadier-squad]") for line in lines)
-    assert "Regular; 10 men; LMG; rides in Hanomag" in [line.strip() for line in lines]
+    assert lines[:3] == [
+        "Kampfgruppe Normandie, two platoons",
+        "Bolt Action (2nd edition) · 1944: Normandy (Armies of Germany)",
+        "960 / 1000 pts",
+    ]
+    assert "1. Zug (Reinforced Platoon) — 581 pts" in lines
+    assert "3. Gruppe (Heer Grenadier Squad) (Regular, 10 men): LMG, rides in Hanomag — 120 pts" in lines
+    assert "1. Gruppe (Heer Grenadier Squad) (Regular, 10 men): LMG, NCO SMG — 123 pts" in lines
+    assert "[" not in text and "germany-" not in text
+
+
+def test_the_keyed_text_carries_every_key_and_round_trips_exactly():
+    for example in EXAMPLES:
+        first = load_roster_file(example.read_bytes(), example.name)
+        snapshot = first.snapshot()
+        text = roster_text(snapshot, first.data, judge(snapshot), keyed=True)
+        assert f"[{snapshot.system.key}/{snapshot.army_key}]" in text.splitlines()[1]
+        second = load_roster_file(text.encode())
+        assert export_roster(second.snapshot()) == export_roster(snapshot), example.name
+        again = second.snapshot()
+        assert roster_text(again, second.data, judge(again), keyed=True) == text
+
+
+def test_a_squad_listed_twice_in_the_data_reads_back_as_the_same_one():
+    """Normandy's Heer Grenadier Squad is in the data under Compulsory Units and again under Infantry, with
+    other options (a Luftfaust): the plain list names the second by its category, and each comes back."""
+    example = ROOT / "examples" / "bolt-action-2e-germany-normandy.yaml"
+    first = load_roster_file(example.read_bytes(), example.name)
+    text = as_text(first)
+    assert "Heer Grenadier Squad 2 (Heer Grenadier Squad (Infantry)) (Regular, 10 men): LMG, NCO SMG — 123 pts" in text
+    keys = [unit.unit_type.key for unit in load_roster_file(text.encode()).snapshot().units]
+    assert keys == [unit.unit_type.key for unit in first.snapshot().units]
+    assert "germany-heer-grenadier-squad" in keys and "germany-heer-grenadier-squad-2" in keys
 
 
 def test_a_hand_typed_list_without_keys_imports_by_names():
@@ -78,10 +108,10 @@ def test_a_hand_typed_list_without_keys_imports_by_names():
 def test_a_mistake_in_the_text_is_told_by_its_line_with_a_way_to_fix_it():
     example = ROOT / "examples" / "bolt-action-2e.yaml"
     lines = as_text(load_roster_file(example.read_bytes(), example.name)).splitlines()
-    unit_line = next(number for number, line in enumerate(lines) if " pts  " in line)
-    lines[unit_line + 1] = lines[unit_line + 1] + "; Flamethrower of doom"
+    unit_line = next(number for number, line in enumerate(lines) if "): " in line and line.endswith(" pts"))
+    lines[unit_line] = lines[unit_line].replace(" — ", ", Flamethrower of doom — ")
     problems = problems_of("\n".join(lines))
-    assert any(p.startswith(f"line {unit_line + 2}: ") and "Flamethrower of doom" in p for p in problems), problems
+    assert any(p.startswith(f"line {unit_line + 1}: ") and "Flamethrower of doom" in p for p in problems), problems
 
 
 def test_text_without_the_game_line_says_what_the_second_line_should_be():
@@ -149,3 +179,13 @@ def test_validate_roster_checks_a_text_roster_file(tmp_path):
         call_command("validate_roster", str(path), stdout=out, stderr=io.StringIO())
     assert exit_info.value.code == 0
     assert "960" in out.getvalue()
+
+
+def test_a_long_plain_unit_line_of_brackets_and_colons_is_read_at_once():
+    import time
+
+    line = "Platoon 1\nx" + " (a: b)" * 60_000 + " — 60 pts\n"
+    started = time.monotonic()
+    problems = problems_of("My list\nBolt Action (2nd edition) · Generic army\n\n" + line)
+    assert time.monotonic() - started < 5
+    assert problems and problems[0].startswith("line 5: "), problems

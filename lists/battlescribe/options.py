@@ -9,7 +9,18 @@ from xml.etree.ElementTree import Element
 from lists.battlescribe.conditions import hidden_by, shown_beside, signed
 from lists.battlescribe.constraints import constraint_value, outer_limits, own_max_limits
 from lists.battlescribe.force_limits import option_force_limits
-from lists.battlescribe.names import MAN, number, quality_of, rank_of, role_of, slug, whole
+from lists.battlescribe.names import (
+    MAN,
+    QUALITIES,
+    is_man,
+    number,
+    quality_name,
+    quality_of,
+    rank_of,
+    role_of,
+    slug,
+    whole,
+)
 from lists.battlescribe.nodes import Node, Report
 from lists.battlescribe.unit_part import Part
 
@@ -103,6 +114,31 @@ class OptionsMixin:
             self.option_keys.setdefault(entry_id, option["key"])
         part.options.append(option)
         self.report.counts["options"] += 1
+
+    def mark_default(self, group: Node, entries: list[Node], options: list[dict]) -> None:
+        """The options BattleScribe selects when the unit is added: a weapon or upgrade compulsory in itself
+        inside an optional group (an M3 Half-track's pintle HMG, least 1: required in every list showing the
+        unit), else the group's free `defaultSelectionEntryId` (an SdKfz 222's Sdkfz 222 variant). A Rating group's
+        gun and men's entries are read elsewhere (chosen_default; the men's steppers)."""
+        if any(quality_name(c.name) in QUALITIES for c in entries):
+            return
+        by_id = {entry_id: option for option in options for entry_id in option["_ids"]}
+        compulsory = [
+            (c, by_id[c.id]) for c in entries if (c.limit("min") or 0) >= 1 and not is_man(c) and c.id in by_id
+        ]
+        for child, option in compulsory:
+            least = int(child.limit("min") or 0)
+            shown = option.get("armies") or self.unit_shown
+            found = option.setdefault("least_in", {})
+            for key in shown:
+                found[key] = max(found.get(key, 0), least)
+            option["default"] = True
+            self.report.pattern("a weapon or upgrade compulsory in itself in an optional group: required, taken")
+        wanted = group.element.get("defaultSelectionEntryId")
+        # A free default is the unit as named; a paid one (a 3-Ton Truck's MMG, 15) stays the player's choice.
+        if not compulsory and wanted in by_id and by_id[wanted]["points"] == 0 and not by_id[wanted].get("_by_quality"):
+            by_id[wanted]["default"] = True
+            self.report.pattern("a group's default entry: taken when the unit is added")
 
     def option_limits(self, child: Node, where: str) -> tuple[list[str], dict[str, int | None], frozenset[str]] | None:
         """The theatre lists showing an option, its own limit in each (some lists raise a limit of 0, the

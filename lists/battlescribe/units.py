@@ -22,11 +22,11 @@ from lists.battlescribe.names import (
     SOURCE,
     UNIT_KINDS,
     counted,
+    is_man,
     number,
     quality_name,
     quality_of,
     rank_of,
-    role_of,
     slug,
     whole,
     without_quality,
@@ -200,6 +200,7 @@ class UnitBuilder(MenMixin, OptionsMixin):
         before = len(part.options)
         for child in entries:
             self.option(child, part, exclusive)
+        self.mark_default(group, entries, part.options[before:])
         for limit in self.per_force(group, self.unit_shown):
             for option in part.options[before:]:  # the group's most per force counts all its options
                 option.setdefault("force_limits", []).append(dict(limit))
@@ -539,11 +540,6 @@ def fixed_cost(node: Node) -> float:
             else cost
         )
     return cost
-
-
-def is_man(node: Node) -> bool:
-    """A model entry, or one named for a man or an NCO (a Partisan "Regular Man", an upgrade by type)."""
-    return node.entry_type == "model" or bool(MAN.search(node.name)) or role_of(node.name, "infantry") == "nco"
 
 
 def is_quality_entry(converter: Converter, node: Node, catalogue: DataFile) -> bool:

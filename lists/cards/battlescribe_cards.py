@@ -12,6 +12,8 @@ are set in smaller type; table cells wrap (at spaces, hyphens, else anywhere), s
 row downwards, never out of the card.
 
 The renderer fetches nothing (the cards' locked URL fetcher and system fonts, as every card of ours).
+A stored roster's PDFs are rendered in the background (`lists.pdfs.tasks`) and cached under
+`battlescribe_pdf_key`: one PDF per roster version, data set and look of the templates.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from dataclasses import dataclass
 from django.template.loader import render_to_string
 
 from lists import models
-from lists.cards.renderer import render_pdf
+from lists.cards.renderer import render_pdf, templates_digest
 from lists.rosters.battlescribe_card_content import (
     UnitCard,
     number,
@@ -130,3 +132,24 @@ def render_battlescribe_cards(roster_xml: bytes, data_set: models.BattleScribeDa
 def render_battlescribe_list(roster_xml: bytes, data_set: models.BattleScribeDataSet) -> bytes:
     """The organiser's list (PDF) of a .ros/.rosz roster of `data_set`."""
     return battlescribe_list_pdf(read_data_set_roster(roster_xml, data_set))
+
+
+# The look of each BattleScribe PDF, as lists.cards.renderer.PDF_TEMPLATES names it.
+PDF_LOOKS = {"cards": "battlescribe-cards", "list": "battlescribe-list"}
+
+
+def battlescribe_pdf_key(kind: str, kept: models.BattleScribeRoster) -> str:
+    """The cache key of a stored roster's `cards` or `list` PDF: every saved edit raises the roster's version, and
+    new templates change their digest, so a cached PDF is never older than the roster or the look it shows."""
+    look = templates_digest(PDF_LOOKS[kind])
+    return f"pdf:bs-{kind}:{look}:{kept.data_set.digest}:{kept.share_id}:{kept.version}"
+
+
+def card_units(found: DataSetRoster) -> int:
+    """How many units get a card (the top-level selections `roster_cards` prints)."""
+    return sum(1 for force in found.roster.all_forces() for top in force.selections if not top.hidden)
+
+
+def battlescribe_pdf(kind: str, found: DataSetRoster) -> bytes:
+    """The roster's unit cards (`cards`) or organiser's list (`list`)."""
+    return battlescribe_cards_pdf(found) if kind == "cards" else battlescribe_list_pdf(found)

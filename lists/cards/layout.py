@@ -22,6 +22,7 @@ class Layout:
     card: str = "poker"
     paper: str = "a4"
     merge: bool = False
+    notes: bool = False  # the organiser's list shows the units' notes only when asked (`?notes=1`)
 
     def __post_init__(self):
         if self.card not in CARD_SIZES or self.paper not in PAPER_SIZES:

@@ -49,7 +49,7 @@ def sheets(count: int, layout: Layout) -> list[dict]:
 
 def pdf_key(kind: str, roster: RosterSnapshot, data: GameData, layout: Layout) -> str:
     """The cache key of this roster's whole PDF of this kind in this layout, as its templates now are."""
-    variant = layout.variant if kind == "cards" else LIST_VARIANT
+    variant = layout.variant if kind == "cards" else LIST_VARIANT + ("-notes" if layout.notes else "")
     return pdf_cache_key(kind, variant, templates_digest(kind), roster, data)
 
 
@@ -330,12 +330,16 @@ def cards_pdf(roster: RosterSnapshot, data: GameData, layout: Layout = DEFAULT_L
     return _cached("cards", roster, data, layout, build)
 
 
-def list_pdf(roster: RosterSnapshot, data: GameData, verdict: Verdict, pack_versions: list[tuple[str, str]]) -> bytes:
-    def build() -> bytes:
-        html = render_to_string("cards/list.html", list_context(roster, data, verdict, pack_versions))
-        return render_pdf(html)
+def list_pdf(
+    roster: RosterSnapshot, data: GameData, verdict: Verdict, pack_versions: list[tuple[str, str]], notes: bool = False
+) -> bytes:
+    """The organiser's list; the units' notes on it only when asked (`notes`)."""
 
-    return _cached("list", roster, data, Layout(), build)
+    def build() -> bytes:
+        context = list_context(roster, data, verdict, pack_versions, notes=notes)
+        return render_pdf(render_to_string("cards/list.html", context))
+
+    return _cached("list", roster, data, Layout(notes=notes), build)
 
 
 def _sample_group() -> Group:

@@ -123,6 +123,8 @@ def templates_digest(kind: str) -> str:
 PDF_TEMPLATES = {
     "cards": ("cards/ua.css", "cards/cards.css", "cards/cards.html", "cards/_block.html"),
     "list": ("cards/cards.css", "cards/list.html"),
+    "battlescribe-cards": ("cards/cards.css", "cards/battlescribe_cards.html"),
+    "battlescribe-list": ("cards/cards.css", "cards/battlescribe_list.html"),
 }
 
 

@@ -99,6 +99,7 @@ class GameData:
                 transport=row.transport,
                 hero_points=row.hero_points,
                 force=row.force,
+                note=row.note,
             )
             for index, row in enumerate(units)
         ]
@@ -182,6 +183,7 @@ class UnitRow:
     transport: int | None  # position of the carrying unit in the roster
     hero_points: int
     force: int = 0  # position of the unit's force in the roster
+    note: str = ""  # the player's note on the unit
 
 
 @dataclass
@@ -334,6 +336,7 @@ def _snapshot_of(roster, units, forces, house_rules, overlays=()) -> RosterSnaps
             transport=positions.get(unit.transport_id),
             hero_points=unit.hero_points,
             force=force_positions[unit.force_id],
+            note=unit.note,
         )
         for unit in units
     ]

@@ -98,6 +98,8 @@ class _ReferenceCheck:
         system, located = self.system, self.system_located
         for index, quality in enumerate(system.spotter_no_benefit_qualities):
             self.need(located, f".spotter_no_benefit_qualities.{index}", quality, "qualities", "troop quality")
+        if system.default_quality is not None:
+            self.need(located, ".default_quality", system.default_quality, "qualities", "troop quality")
         for role, rule_keys in system.rule_roles:
             for index, rule_key in enumerate(rule_keys) if isinstance(rule_keys, list) else [(None, rule_keys)]:
                 where = f".rule_roles.{role}" if index is None else f".rule_roles.{role}.{index}"

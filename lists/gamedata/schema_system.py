@@ -149,5 +149,8 @@ class System(Strict):
     spotter_no_benefit_qualities: list[Key] = []
     # What the editor's unit search finds beside the units' own names.
     search_terms: list[SearchTerm] = []
+    # New units start at this quality where they are priced at it (Bolt Action: Regular, the one most taken);
+    # omitted, or not offered: the unit's first quality.
+    default_quality: Key | None = None
     # Each unit takes an order die (Bolt Action); spotters and transports ride along.
     order_dice: bool = False

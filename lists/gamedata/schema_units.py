@@ -140,6 +140,9 @@ class Option(Strict):
     rules: list[Key] = []  # rules a unit taking it has (its card prints them)
     # Army lists whose units must take it at least so often (a theatre making an officer's upgrade compulsory).
     least_in: dict[Key, int] = Field(default_factory=dict)
+    # Taken when the unit is added, as BattleScribe selects it (a group's default: an SdKfz 222's variant); a
+    # player may change it.
+    default: bool = False
     # Army lists lowering its greatest number, with the number there (a Guards squad's second LMG: none in 1941).
     max_in: dict[Key, NonNegativeInt] = {}
     force_limits: list[OptionForceLimit] = []  # least and most in each force, over its units

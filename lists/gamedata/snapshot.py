@@ -126,6 +126,7 @@ class OptionInfo:
     max_with: dict[str, int] = field(default_factory=dict)  # option key -> its greatest number while that is taken
     min_if_taken: int | None = None  # taken at all, at least this often
     least_in: dict[str, int] = field(default_factory=dict)  # army key -> how often a unit must take it there
+    default: bool = False  # taken when the unit is added (the data's default choice)
     max_in: dict[str, int] = field(default_factory=dict)  # army key -> its greatest number there, where lower
     force_limits: tuple[OptionForceLimitInfo, ...] = ()  # least and most in each force, over its units
     needs_units: tuple[str, ...] = ()  # unit keys, one of which the unit's force must hold to take it
@@ -354,6 +355,7 @@ class UnitChoice:
     transport: int | None = None  # index of the roster unit carrying this one
     hero_points: int = 0
     force: int = 0  # index of the roster force the unit belongs to
+    note: str = ""  # the player's own note (painting scheme, which models): shown and exported, never priced
 
     @property
     def men(self) -> int:

@@ -7,6 +7,8 @@ through the django-tasks backport: RQ in Redis when REDIS_URL is set, run by
 script that asked then follows the job, or waits for it (`lists.pdfs.waits`).
 The worker renders through `lists.cards`, within a time limit and a cap on
 cards, and leaves the PDF in the shared cache, where the next request finds it.
+A job's subject is a roster of our own packs (`ROSTER`) or a stored roster of a
+loaded BattleScribe data set (`BATTLESCRIBE`, at the version it was asked for).
 """
 
 from __future__ import annotations
@@ -26,11 +28,14 @@ from django_tasks.exceptions import TaskResultDoesNotExist
 from rq import Worker
 
 from lists import models
-from lists.cards import Layout, cards_pdf, list_pdf, start_render_helpers, warm_up
+from lists.cards import Layout, battlescribe_cards, cards_pdf, list_pdf, start_render_helpers, warm_up
+from lists.cards.layout import CACHE_SECONDS
 from lists.gamedata.loading import game_data, roster_snapshot, warm_game_data
 from lists.pdfs import wake
+from lists.rosters import battlescribe_data_editing
+from lists.rosters.battlescribe_data_rosters import read_data_set_roster
 from lists.rosters.fingerprint import issue
-from lists.rosters.sharing import roster_for_share
+from lists.rosters.sharing import data_set_roster_for_share, roster_for_share
 from lists.rules.verdict import judge
 
 JOB_SECONDS = 60 * 60  # how long a job's id is kept to follow it
@@ -106,29 +111,72 @@ def time_limit(seconds: float):
         signal.signal(signal.SIGALRM, previous)
 
 
+# Whose PDF a job renders: a roster of our packs, or a stored roster of a loaded BattleScribe data set.
+ROSTER = "roster"
+BATTLESCRIBE = "battlescribe"
+
+
 @task()
-def render_pdf(share_id: str, kind: str, card: str, paper: str, merge: bool) -> int:
-    """Render a roster's cards or organiser's list into the cache (`lists.cards.pdf_key`); returns the PDF's size in bytes."""
+def render_pdf(
+    share_id: str,
+    kind: str,
+    card: str,
+    paper: str,
+    merge: bool,
+    subject: str = ROSTER,
+    version: int = 0,
+    notes: bool = False,
+) -> int:
+    """Render the cards or organiser's list of the roster `share_id` names (of `subject`; a BattleScribe roster's
+    at its `version`) into the cache; returns the PDF's size in bytes. `notes`: the units' notes on the list."""
+    if subject == BATTLESCRIBE:
+        return _render_battlescribe(share_id, kind, version)
+    return _render_roster(share_id, kind, Layout(card=card, paper=paper, merge=merge, notes=notes))
+
+
+def _render_roster(share_id: str, kind: str, layout: Layout) -> int:
+    """A roster of our packs, cached by `lists.cards` under `lists.cards.pdf_key`."""
     try:
         roster = roster_for_share(share_id)
     except Http404:
         raise RenderFailed("the roster no longer exists") from None
     snapshot = roster_snapshot(roster)
     data = game_data(roster.system)
-    layout = Layout(card=card, paper=paper, merge=merge)
-    if kind == "cards" and len(snapshot.units) > settings.PDF_MAX_CARD_UNITS:
-        raise RenderFailed(
-            f"the roster has {len(snapshot.units)} units; a cards PDF holds the cards of at most "
-            f"{settings.PDF_MAX_CARD_UNITS} units"
-        )
+    if kind == "cards":
+        _check_card_cap(len(snapshot.units))
     with time_limit(settings.PDF_RENDER_SECONDS):
         if kind == "cards":
             pdf = cards_pdf(snapshot, data, layout)
         else:
             verdict = judge(snapshot)
             issue(roster, snapshot, data, verdict)
-            pdf = list_pdf(snapshot, data, verdict, pack_versions(roster))
+            pdf = list_pdf(snapshot, data, verdict, pack_versions(roster), notes=layout.notes)
     return len(pdf)
+
+
+def _render_battlescribe(share_id: str, kind: str, version: int) -> int:
+    """A stored BattleScribe roster, cached under `battlescribe_pdf_key` for the version asked for: an edit since
+    then is not printed under the old version's key (the page asking for the new one starts its own job)."""
+    try:
+        kept = data_set_roster_for_share(share_id)
+    except Http404:
+        raise RenderFailed("the roster no longer exists") from None
+    if kept.version != version:
+        raise RenderFailed("the roster was changed after this PDF was asked for; try again to print it as it now is")
+    with time_limit(settings.PDF_RENDER_SECONDS):
+        found = read_data_set_roster(battlescribe_data_editing.export_xml(kept).encode(), kept.data_set)
+        if kind == "cards":
+            _check_card_cap(battlescribe_cards.card_units(found))
+        pdf = battlescribe_cards.battlescribe_pdf(kind, found)
+    cache.set(battlescribe_cards.battlescribe_pdf_key(kind, kept), pdf, CACHE_SECONDS)
+    return len(pdf)
+
+
+def _check_card_cap(units: int) -> None:
+    if units > settings.PDF_MAX_CARD_UNITS:
+        raise RenderFailed(
+            f"the roster has {units} units; a cards PDF holds the cards of at most {settings.PDF_MAX_CARD_UNITS} units"
+        )
 
 
 def pack_versions(roster: models.Roster) -> list[tuple[str, str]]:
@@ -139,11 +187,25 @@ def pack_versions(roster: models.Roster) -> list[tuple[str, str]]:
     return sorted(versions.items())
 
 
-def start(key: str, share_id: str, kind: str, layout: Layout, units: int = 0) -> None:
-    """Enqueue a render of this PDF (of a roster of `units` units), remember its job under the PDF's key, and
-    wake the worker."""
+def start(
+    key: str, share_id: str, kind: str, layout: Layout, units: int = 0, subject: str = ROSTER, version: int = 0
+) -> None:
+    """Enqueue a render of this PDF (of a roster of `units` units; `subject` and `version` as `render_pdf` takes
+    them), remember its job under the PDF's key, and wake the worker."""
     renderer = sized(render_pdf, heavy=units > HEAVY_UNITS)
-    remember_job(key, renderer.enqueue(share_id, kind, layout.card, layout.paper, layout.merge))
+    remember_job(
+        key,
+        renderer.enqueue(
+            share_id,
+            kind,
+            layout.card,
+            layout.paper,
+            layout.merge,
+            subject=subject,
+            version=version,
+            notes=layout.notes,
+        ),
+    )
     transaction.on_commit(wake.ring)  # once the job is in the queue the worker reads
 
 

@@ -14,14 +14,16 @@ import re
 from collections import OrderedDict
 
 from django.db import transaction
+from lxml import etree
 
 from lists import models
 from lists.battlescribe.engine import Roster
 from lists.battlescribe.engine.elements import Force, Selection
 from lists.battlescribe.engine.options import GroupOption, Option, find_option
-from lists.battlescribe.engine.roster_files import read_roster_xml, write_roster_xml
+from lists.battlescribe.engine.roster_files import children_named, read_roster_xml, write_roster_xml
 from lists.battlescribe.engine.selecting import effective_count
 from lists.battlescribe.engine.validation import roster_errors
+from lists.battlescribe.engine.xml_loading import safe_parser
 from lists.gamedata.battlescribe_cache import battlescribe_game_data
 from lists.rosters.battlescribe_data_rosters import DataSetRoster, primary_cost_type
 
@@ -138,6 +140,13 @@ def save(kept: models.BattleScribeRoster, roster: Roster, version: int | None) -
 def export_xml(kept: models.BattleScribeRoster) -> str:
     """The whole .ros file, as BattleScribe writes it, profiles and rules included."""
     return write_roster_xml(open_roster(kept))
+
+
+def unit_count(kept: models.BattleScribeRoster) -> int:
+    """How many units (top-level selections of its forces and child forces) a kept roster has, read from its XML
+    without the game's data: what a page says of a roster it has not opened."""
+    root = etree.fromstring(kept.ros_xml.encode(), safe_parser())
+    return sum(len(children_named(force, "selections", "selection")) for force in root.iter("{*}force"))
 
 
 # --- the editor's actions: each takes the roster and the form's fields ---------------------------

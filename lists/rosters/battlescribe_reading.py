@@ -302,9 +302,14 @@ def _unit(selection: Element, key: str, chain: str, reading: Reading) -> dict:
         options.append({"option": option[0], "count": count})
     if options:
         entry["options"] = options
+    note = []
     for line in (selection.findtext("customNotes") or "").splitlines():
         if line.startswith(TRANSPORT_NOTE) and line[len(TRANSPORT_NOTE) :].strip():
             entry["transport"] = line[len(TRANSPORT_NOTE) :].strip()[:100]
+        elif line.strip():
+            note.append(line.strip())
+    if note:  # BattleScribe's notes may run over lines: ours is one line (a long one is refused, not cut)
+        entry["note"] = " ".join(note)
     reading.file_units[entry["label"]] = subtree_points(selection)
     return entry
 

@@ -4,7 +4,8 @@ Every force names its force entry and catalogue (id, revision, name), every
 selection its entry-id chain as BattleScribe builds it (lists/battlescribe/
 entry_ids.py), its number, type, categories and its own points (ours,
 multiplied by its number, children excluded: the roster's total is the sum).
-A transport is a custom note ("Transport: label"), which battlescribe_reading.py reads back.
+A unit's note is its selection's custom notes; a transport is a line of them ("Transport: label"), which
+battlescribe_reading.py reads back.
 """
 
 from __future__ import annotations
@@ -141,9 +142,12 @@ def _unit(force: Element, roster: RosterSnapshot, unit: UnitChoice, points: int)
         _cost(parent, 0)
     element = _selection(parent, info["chain"], tree[info["chain"]])
     element.set("customName", unit.label)
+    lines = [unit.note] if unit.note else []  # the player's note, as BattleScribe's own custom notes
     if unit.transport is not None:
+        lines.append(TRANSPORT_NOTE + roster.units[unit.transport].label)
+    if lines:
         notes = Element("customNotes")
-        notes.text = TRANSPORT_NOTE + roster.units[unit.transport].label
+        notes.text = "\n".join(lines)
         element.insert(0, notes)
     options = frozenset(option[1] for option in info["options"])
     _contents(element, tree, info["chain"], 1, options)

@@ -126,11 +126,11 @@ def save_in_place(roster: models.Roster, resolved: ResolvedRoster, draft: Draft)
         before = _unit_values(row)
         row.force, row.unit_type_id, row.position, row.label = forces[unit.force], unit.unit_type_id, index, unit.label
         row.quality_id, row.size, row.officer_rank_id = unit.quality_id, unit.size, unit.rank_id
-        row.hero_points = unit.hero_points
+        row.hero_points, row.note = unit.hero_points, unit.note
         rows.append(row)
         if row.pk and _unit_values(row) != before:  # only what changed is written: an edit touches one or two units
             changed.append(row)
-    fields = ["force", "unit_type", "position", "label", "quality", "size", "officer_rank", "hero_points"]
+    fields = ["force", "unit_type", "position", "label", "quality", "size", "officer_rank", "hero_points", "note"]
     models.RosterUnit.objects.bulk_update(changed, fields)
     models.RosterUnit.objects.bulk_create([row for row in rows if not row.pk])
     for entry, row in zip(entries, rows, strict=True):
@@ -159,7 +159,7 @@ def save_in_place(roster: models.Roster, resolved: ResolvedRoster, draft: Draft)
 def _unit_values(row: models.RosterUnit) -> tuple:
     return (
         *(row.force_id, row.unit_type_id, row.position, row.label),
-        *(row.quality_id, row.size, row.officer_rank_id, row.hero_points),
+        *(row.quality_id, row.size, row.officer_rank_id, row.hero_points, row.note),
     )
 
 

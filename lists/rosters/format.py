@@ -10,7 +10,7 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
-from lists.rules.validation import FORCES_MAX, HOUSE_RULE_COUNT_MAX, NAME_MAX_LENGTH, one_line
+from lists.rules.validation import FORCES_MAX, HOUSE_RULE_COUNT_MAX, NAME_MAX_LENGTH, NOTE_MAX_LENGTH, one_line
 
 FORMAT = "armybuilder-roster/1"
 MAX_FILE_BYTES = 512 * 1024
@@ -23,6 +23,15 @@ MAX_DIGITS = 18  # no number in a roster file is longer; a longer one is refused
 Label = Annotated[
     str, StringConstraints(min_length=1, max_length=NAME_MAX_LENGTH, strip_whitespace=True), AfterValidator(one_line)
 ]
+
+
+def short_note(text: str) -> str:
+    if len(text) > NOTE_MAX_LENGTH:
+        raise ValueError(f"a unit's note holds at most {NOTE_MAX_LENGTH} characters, not {len(text)}: shorten it")
+    return text
+
+
+Note = Annotated[str, StringConstraints(strip_whitespace=True), AfterValidator(one_line), AfterValidator(short_note)]
 Ref = Annotated[str, StringConstraints(min_length=1, max_length=200, strip_whitespace=True)]
 
 
@@ -50,6 +59,7 @@ class UnitEntry(_Input):
     options: list[Ref | OptionEntry] = []
     transport: Label | int | None = None
     hero_points: int = 0
+    note: Note = ""  # the player's own words on the unit, one line (docs/roster-format.md)
 
 
 class ForceEntry(_Input):

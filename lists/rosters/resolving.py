@@ -12,6 +12,8 @@ from lists.gamedata.loading import ArmyInfo, ForceRow, GameData, HouseRuleRow, U
 from lists.gamedata.overlays import overlays_played
 from lists.gamedata.snapshot import RosterSnapshot, UnitTypeInfo
 from lists.rosters.format import MAX_COUNT, HouseRuleEntry, Problem, RosterFile, RosterFileInvalid, UnitEntry
+from lists.rosters.plain_names import plain_unit_names
+from lists.rules.defaults import compulsory_defaults
 from lists.rules.validation import (
     Refusal,
     force_refusals,
@@ -89,6 +91,8 @@ class _ArmyNames:
         for _, unit_id in data.available_units(army.id):
             units.setdefault(data.unit_types[unit_id].key, unit_id)
             units.setdefault(data.unit_types[unit_id].name, unit_id)
+        for unit_id, plain in plain_unit_names(data, army.key).items():  # "Heer Grenadier Squad (Infantry)"
+            units.setdefault(plain, unit_id)
         # The name its source prints (a BattleScribe entry's, before a typo in it was corrected) still finds it.
         for _, unit_id in data.available_units(army.id):
             units.setdefault(data.unit_types[unit_id].source.get("entry") or data.unit_types[unit_id].key, unit_id)
@@ -200,6 +204,7 @@ def _resolve_unit(
     if unit.officer_rank is not None:
         rank = _pick(unit.officer_rank, names.ranks, "officer rank", f"{path}.officer_rank", problems)
     counts, option_paths = _resolve_options(unit, path, unit_type, army.key, problems, quality)
+    counts = compulsory_defaults(unit_type, army.key, quality, counts)  # a half-track's pintle HMG stays on
     refusals = unit_refusals(
         data.system,
         army.key,
@@ -217,7 +222,7 @@ def _resolve_unit(
     label = unit.label or default_label(unit_type.name, labels)
     taken = {other: f"unit {position + 1}" for other, position in labels.items()}
     problems += [Problem(f"{path}.label", refusal.message) for refusal in label_refusals(label, taken)]
-    return UnitRow(unit_id, label, quality_id, unit.size, rank_id, options, None, unit.hero_points, force)
+    return UnitRow(unit_id, label, quality_id, unit.size, rank_id, options, None, unit.hero_points, force, unit.note)
 
 
 def _resolve_options(

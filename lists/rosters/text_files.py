@@ -16,6 +16,8 @@ from lists import models
 from lists.gamedata.snapshot import RosterSnapshot, UnitChoice
 from lists.rosters.format import MAX_PROBLEMS, MAX_UNITS, Problem, RosterFileInvalid
 from lists.rosters.parsing import check_document, decoded_text
+from lists.rosters.plain_names import army_by_plain_name
+from lists.rosters.plain_text import NOTE_PREFIX, POINTS_TAIL, PlainNames, points_line, read_plain_unit
 from lists.rosters.resolving import resolve
 from lists.rules.pricing import house_rule_points
 from lists.rules.validation import FORCES_MAX
@@ -28,6 +30,7 @@ SETTINGS_PREFIX = "Settings: "
 
 _KEYS = re.compile(r"\[([^\[\]]+)\]\s*$")  # a trailing "[key]" or "[game-key/army-key]" (no leading \s*: linear)
 _UNIT_LINE = re.compile(r"^\s*(\d+)(?:\s*pts\s+|\s{2,})(\S.*)$")  # "   65 pts  Label (Type) [key]"
+_POINTS_FACT = re.compile(r"^\d{1,7}\s*(?:/\s*(\d{1,6})\s*)?pts?$")  # "824 / 1000 pts", "824 pts"
 _YAML_KEY = re.compile(r"^(format|game|army|forces|units):(\s|$)")
 _MEN = re.compile(r"^(\d+) (?:man|men)( as listed)?$")
 _HERO = re.compile(r"^(\d+) hero points?$")
@@ -39,12 +42,18 @@ _UNIT_HOUSE_RULE = re.compile(r"^house rule (.+?)(?: ×(\d+))?(?: \(\+\d+ pts\))
 # --- writing -----------------------------------------------------------------
 
 
-def header_lines(roster: RosterSnapshot) -> list[str]:
-    """The roster's name, game and army (with their keys), and what else it sets, one thing a line."""
-    lines = [roster.name, f"{roster.system.name}{SEPARATOR}{roster.army_name} [{roster.system.key}/{roster.army_key}]"]
+def header_lines(roster: RosterSnapshot, points: int | None = None, army_name: str = "") -> list[str]:
+    """The roster's name, game and army, and what else it sets, one thing a line. Given the roster's
+    `points` and the army's plain name (lists/rosters/plain_names.py), the plain form: "824 / 1000 pts", no keys."""
+    if points is None:
+        game_line = f"{roster.system.name}{SEPARATOR}{roster.army_name} [{roster.system.key}/{roster.army_key}]"
+    else:
+        game_line = f"{roster.system.name}{SEPARATOR}{army_name or roster.army_name}"
+    lines = [roster.name, game_line]
     periods = {p["key"]: p["name"] for p in roster.system.periods}
+    limit = f"Points limit: {roster.points_limit}" if roster.points_limit is not None else ""
     facts = [
-        f"Points limit: {roster.points_limit}" if roster.points_limit is not None else "",
+        points_line(points, roster.points_limit) if points is not None else limit,
         f"Year: {roster.year}" if roster.year is not None else "",
         f"Period: {periods.get(roster.period, roster.period)}" if roster.period else "",
     ]
@@ -139,6 +148,7 @@ class _Text:
     problems: list[tuple[int, str]] = field(default_factory=list)
     units: int = 0  # units read so far, in every force
     stopped: bool = False  # more problems than MAX_PROBLEMS: the text was read no further
+    men: list[tuple[int, dict, int]] = field(default_factory=list)  # plain lines' men: (unit, its entry, men)
 
     def problem(self, number: int, message: str) -> None:
         """A problem of the text's layout at line `number`; past MAX_PROBLEMS, reading stops."""
@@ -210,6 +220,9 @@ def _read_text(read: _Text, text: str) -> None:
     read.lines.update(game=game_line, army=game_line)
     system = _find_game(game)
     data = game_data(system) if system else None
+    army_named = _army_of(data, army)
+    if army_named is not None:  # named as the plain list names it ("1944: Normandy (Armies of Germany)")
+        read.document["army"] = army_named.key
     rest = body[2:]
     position = _read_facts(read, rest, system)
     _read_forces(read, rest[position:], data, army)
@@ -244,6 +257,12 @@ def _read_facts(read: _Text, lines: list[tuple[int, str]], system) -> int:
 def _read_fact_line(read: _Text, number: int, line: str) -> None:
     fields = {"points limit": "points_limit", "year": "year", "period": "period"}
     for fact in line.split(SEPARATOR.strip()):
+        points = _POINTS_FACT.match(fact.strip())
+        if points:  # the plain form's "824 / 1000 pts": the limit is the roster's, the total is worked out
+            if points.group(1):
+                read.document["points_limit"] = int(points.group(1))
+                read.lines["points_limit"] = number
+            continue
         what, _, value = fact.partition(":")
         key = fields.get(_normal(what))
         if key is None:
@@ -276,6 +295,7 @@ def _read_forces(read: _Text, lines: list[tuple[int, str]], data, army_ref: str)
     """Forces, their units and each unit's details line, and the house rules bought; up to the total."""
     army = _army_of(data, army_ref)
     unit_names = _unit_names(data, army)
+    names = PlainNames.of(data, army)
     organisations = [data.organisations[o].name for o in data.organisations_for(army.id)] if army else []
     forces = read.document.setdefault("forces", [])
     unit = None  # the unit whose details line may come next
@@ -287,10 +307,20 @@ def _read_forces(read: _Text, lines: list[tuple[int, str]], data, army_ref: str)
         if not stripped:
             after_blank, unit = True, None
             continue
-        match = _UNIT_LINE.match(line)
-        if match and match.group(2).startswith(HOUSE_RULE_PREFIX):
+        match, plain = _UNIT_LINE.match(line), POINTS_TAIL.match(stripped)
+        if stripped.startswith(NOTE_PREFIX) and not after_blank and forces and forces[-1]["units"]:
+            forces[-1]["units"][-1]["note"] = stripped[len(NOTE_PREFIX) :]  # the unit above's note
+            read.lines[f"forces.{len(forces) - 1}.units.{len(forces[-1]['units']) - 1}.note"] = number
+            unit = None
+        elif match and match.group(2).startswith(HOUSE_RULE_PREFIX):
             _read_house_rule(read, number, match.group(2)[len(HOUSE_RULE_PREFIX) :])
             unit = None
+        elif plain and stripped.startswith(HOUSE_RULE_PREFIX):  # "House rule: Field telephones (×2) — 20 pts"
+            _read_house_rule(read, number, plain.group(1)[len(HOUSE_RULE_PREFIX) :])
+        elif not match and unit is None and plain and (not after_blank or _names_a_unit(plain.group(1), names)):
+            if not forces:
+                forces.append({"units": []})
+            _read_plain_unit(read, number, plain.group(1), forces[-1], names, data)
         elif match:
             if not forces:
                 forces.append({"units": []})
@@ -313,18 +343,41 @@ def _read_forces(read: _Text, lines: list[tuple[int, str]], data, army_ref: str)
         elif after_blank:
             if len(forces) == FORCES_MAX:
                 read.refuse(number, f"more than {FORCES_MAX} forces (platoons): a roster holds at most {FORCES_MAX}")
-            forces.append(_force_entry(stripped, organisations))
+            forces.append(_force_entry(plain.group(1) if plain else stripped, organisations))
             read.lines[f"forces.{len(forces) - 1}"] = number
         else:
             read.problem(
                 number,
-                f"{stripped[:60]!r} is neither a unit ('65 pts  Label (Unit) [key]'), its details line nor a "
-                "force's name after a blank line",
+                f"{stripped[:60]!r} is neither a unit ('Rifle Squad (Regular, 10 men): LMG — 65 pts'), its note "
+                "('Note: …') nor a force's name after a blank line",
             )
         after_blank = False
     _roster_wide_first(read)
     if not any(force.get("units") for force in forces):
         read.problem(lines[-1][0] if lines else 2, "the text lists no units ('65 pts  Unit name' lines)")
+
+
+def _names_a_unit(body: str, names: PlainNames) -> bool:
+    """Whether a line after a blank one is a unit (a list typed without a force's name) rather than a force."""
+    return read_plain_unit(body, names, None).unit_id is not None
+
+
+def _read_plain_unit(read: _Text, number: int, body: str, force: dict, names: PlainNames, data) -> None:
+    """A plain unit line into the force's units; its men and house rules kept for after its options are known."""
+    read.units += 1
+    if read.units > MAX_UNITS:
+        read.refuse(number, f"more than {MAX_UNITS} units: a roster holds at most {MAX_UNITS}")
+    path = f"forces.{len(read.document['forces']) - 1}.units.{len(force['units'])}"
+    unit = read_plain_unit(body, names, data)
+    force["units"].append(unit.entry)
+    read.lines[path] = number
+    read.lines.update({f"{path}.{key}": number for key in _DETAILS})
+    if unit.men is not None:
+        read.men.append((read.units - 1, unit.entry, unit.men))
+    for rule, count in unit.house_rules:
+        rules = read.document.setdefault("house_rules", [])
+        read.lines[f"house_rules.{len(rules)}"] = number
+        rules.append({"house_rule": rule, "count": count, "unit": read.units})
 
 
 def _roster_wide_first(read: _Text) -> None:
@@ -339,13 +392,7 @@ def _roster_wide_first(read: _Text) -> None:
 
 
 def _army_of(data, ref: str):
-    if data is None:
-        return None
-    wanted = _normal(ref)
-    for army in data.armies.values():
-        if wanted in {_normal(army.key), _normal(army.name)}:
-            return army
-    return None
+    return army_by_plain_name(data, ref) if data is not None else None
 
 
 def _unit_names(data, army) -> dict[str, str]:
@@ -457,13 +504,31 @@ def load_roster_text(raw: bytes):
         raise RosterFileInvalid(problems, stopped=read.stopped)
     lines = read.lines
     try:
-        return resolve(check_document(read.document))
+        resolved = resolve(check_document(read.document))
+        if _sized_by_men(read, resolved):
+            resolved = resolve(check_document(read.document))
+        return resolved
     except RosterFileInvalid as invalid:
         located = [
             Problem("", _in_words(problem), problem.line or line_of(lines, problem.path))
             for problem in invalid.problems
         ]
         raise RosterFileInvalid(located) from None
+
+
+def _sized_by_men(read: _Text, resolved) -> bool:
+    """Give each plain line's unit the size that fields the men it counts (with what its options add);
+    a unit as listed stays so. Whether any size was set (the roster is then resolved again)."""
+    if not read.men:
+        return False
+    units = resolved.snapshot().units
+    sized = False
+    for index, entry, men in read.men:
+        listed = units[index]
+        if listed.men != men:
+            entry["size"] = max(0, men - (listed.men - listed.own_size))
+            sized = True
+    return sized
 
 
 def _in_words(problem) -> str:

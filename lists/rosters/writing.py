@@ -52,6 +52,7 @@ def replace_units(roster: models.Roster, resolved: ResolvedRoster) -> None:
             size=u.size,
             officer_rank_id=u.rank_id,
             hero_points=u.hero_points,
+            note=u.note,
         )
         for index, u in enumerate(units)
     )
@@ -135,6 +136,8 @@ def export_unit(roster: RosterSnapshot, unit: UnitChoice) -> dict:
         entry["transport"] = roster.units[unit.transport].label
     if unit.hero_points:
         entry["hero_points"] = unit.hero_points
+    if unit.note:
+        entry["note"] = unit.note
     return entry
 
 

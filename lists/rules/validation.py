@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from lists.gamedata.snapshot import OptionInfo, SystemInfo, UnitTypeInfo
 
 NAME_MAX_LENGTH = 120
+NOTE_MAX_LENGTH = 300  # a unit's note: a painting scheme or which models, not an essay
 SIZE_MIN, SIZE_MAX = 1, 100
 OPTION_COUNT_MAX = 100  # for options whose pack gives no maximum
 HOUSE_RULE_COUNT_MAX = 100  # a house rule's own maximum is a game rule: going past it is a finding

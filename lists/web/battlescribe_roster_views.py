@@ -1,4 +1,4 @@
-"""Pages of rosters of loaded BattleScribe data sets: start, the editor, share, files and copy.
+"""Pages of rosters of loaded BattleScribe data sets: start, the editor, share, files, copy and PDFs.
 
 Every change is one engine action on the kept roster (lists/rosters/battlescribe_data_editing.py); the
 editor answers an htmx request with the roster's part of the page and any other with a redirect back,
@@ -8,6 +8,7 @@ so the page works without JavaScript.
 from __future__ import annotations
 
 import time
+from functools import partial
 
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
@@ -16,7 +17,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from lists import models
-from lists.cards import battlescribe_cards
+from lists.cards import Layout, battlescribe_cards
+from lists.pdfs import tasks
 from lists.rosters import battlescribe_data_editing as editing
 from lists.rosters import battlescribe_revisions as revisions
 from lists.rosters.battlescribe_data_editing import EditRefused
@@ -31,6 +33,7 @@ from lists.rosters.sharing import (
 )
 from lists.web.battlescribe_roster_shape import roster_shape
 from lists.web.page_helpers import download, download_name, limit_creation, limit_pages, problems_page, whole_number
+from lists.web.print_views import deliver
 from lists.web.start_views import remember_and_open
 
 ROSTER_EDITOR = "bs-edit"
@@ -223,10 +226,15 @@ def copy(request: HttpRequest, share_id: str) -> HttpResponse:
 @require_GET
 @limit_pages
 def printout(request: HttpRequest, share_id: str, what: str) -> HttpResponse:
-    """The roster's unit cards (`cards`) or organiser's list (`list`) as a PDF, from the data's profiles."""
+    """The roster's unit cards (`cards`) or organiser's list (`list`) as a PDF, from the data's profiles: served
+    from the cache (one per roster version), else rendered in the background while the PDFs' waiting page
+    follows it, as every roster's PDF is (a big roster takes many seconds to print)."""
     kept = data_set_roster_for_share(share_id)
-    render = (
-        battlescribe_cards.render_battlescribe_cards if what == "cards" else battlescribe_cards.render_battlescribe_list
+    key = battlescribe_cards.battlescribe_pdf_key(what, kept)
+    units = editing.unit_count(kept)
+    start = partial(
+        tasks.start, key, kept.share_id, what, Layout(), units, subject=tasks.BATTLESCRIBE, version=kept.version
     )
-    pdf = render(editing.export_xml(kept).encode(), kept.data_set)
-    return download(pdf, "application/pdf", download_name(kept, f"-{what}.pdf"))
+    return deliver(
+        request, kept, what, key, start, units, reverse("lists:bs-share", args=[kept.share_id]), f"-{what}.pdf"
+    )

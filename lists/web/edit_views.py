@@ -23,8 +23,10 @@ from lists.gamedata.loading import game_data, one_state, roster_snapshot, roster
 from lists.gamedata.overlays import played_house_rules, switch_overlays
 from lists.rosters.edits import Draft, EditRefused, StaleEdit, edit
 from lists.rosters.files import MAX_UNITS, RosterFileInvalid, default_force_name, default_label
+from lists.rosters.format import short_note
 from lists.rosters.sharing import roster_for_edit
-from lists.rules.validation import open_qualities
+from lists.rules.defaults import options_at_start, quality_at_start
+from lists.rules.validation import NOTE_MAX_LENGTH, one_line
 from lists.web.editor_page import (
     after_edit,
     conflict_page,
@@ -92,8 +94,12 @@ def add_unit(request: HttpRequest, secret: str) -> HttpResponse:
     # The force the picker adds to; a form without one (an older page) adds to the first force.
     force_id = whole_number(request.POST.get("force")) if request.POST.get("force") else None
     unit_type = data.unit_types[unit_id]
-    quality = next(iter(open_qualities(unit_type, data.armies[roster.army_id].key)), None)
+    army_key = data.armies[roster.army_id].key
+    quality = quality_at_start(data.system, unit_type, army_key)
+    taken = options_at_start(unit_type, army_key, quality)  # what BattleScribe selects with it: armed, a variant
     entry = {"unit": unit_type.key, **({"quality": quality} if quality else {})}
+    if taken:
+        entry["options"] = [{"option": key, "count": count} for key, count in taken.items()]
 
     def add(draft: Draft) -> None:
         force = draft.force(force_id) if force_id is not None else draft.forces()[0]
@@ -131,7 +137,7 @@ def update_unit(request: HttpRequest, secret: str, unit_id: int) -> HttpResponse
         entry, force = draft.unit(unit_id)
         old = entry["label"]
         transport = draft.unit(values["transport"])[0]["label"] if values["transport"] else None
-        for key in [key for key in entry if key != "unit"]:
+        for key in [key for key in entry if key not in {"unit", "note"}]:  # the note has a form of its own
             del entry[key]
         entry["label"] = values["label"]
         optional = {
@@ -161,11 +167,36 @@ def update_unit(request: HttpRequest, secret: str, unit_id: int) -> HttpResponse
     return unit_changed(request, roster, secret, unit_id)
 
 
+@require_POST
+def update_note(request: HttpRequest, secret: str, unit_id: int) -> HttpResponse:
+    """The player's note on a unit (painting scheme, which models): one line, at most NOTE_MAX_LENGTH characters."""
+    roster = roster_for_edit(secret)
+    unit = roster.units.filter(id=unit_id).first()
+    if unit is None:
+        return _gone(request, roster, secret)
+    try:
+        note = short_note(one_line(request.POST.get("note", "")[: NOTE_MAX_LENGTH * 4]).strip())
+    except ValueError as refused:
+        problem = f"Note on {unit}: {refused} Nothing was saved."
+        return render_editor(request, roster, secret, errors=[problem], status=400)
+
+    def change(draft: Draft) -> None:
+        entry, _ = draft.unit(unit_id)
+        entry.pop("note", None)
+        if note:
+            entry["note"] = note
+
+    _, refused = _apply(request, roster, secret, change, {"what": f"your note on {unit}", "values": [note]})
+    return refused or unit_changed(request, roster, secret, unit_id)
+
+
 def _unit_change_in_words(form, label: str) -> dict:
     """What a unit edit changes against the saved unit, field by field: ["Light machine gun: ticked", "Men: 10"]."""
     values = []
     for name in form.changed_data:
         field, value = form.fields[name], form.cleaned_data.get(name)
+        if name == "size":
+            value = form.data.get(name)  # the men shown, counting those options add (cleaned: its own men)
         if isinstance(value, bool):
             shown = "ticked" if value else "not ticked"
         else:

@@ -9,6 +9,7 @@ never silently applied over someone else's change.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 
 from django.core.cache import cache
@@ -39,9 +40,11 @@ from lists.rules.pricing import (
     house_rule_points,
     option_cost,
     period_factor,
+    unit_points,
     unit_service_period,
 )
 from lists.rules.transport import transport_candidates
+from lists.rules.validation import NOTE_MAX_LENGTH
 from lists.rules.verdict import Verdict, judge
 from lists.web.forms import ForceForm, SettingsForm, UnitForm, is_single_option
 from lists.web.page_helpers import limit_pages, whole_number
@@ -126,6 +129,7 @@ def editor_context(
     context = {
         "roster": roster,
         "secret": secret,
+        "note_max_length": NOTE_MAX_LENGTH,
         "snapshot": snapshot,
         "verdict": verdict,
         "rows": rows,
@@ -259,8 +263,20 @@ def _unit_rows(
                 initial=UnitForm.initial_for(choice, row.transport_id, row.force_id),
             )
             entry["form"] = form
+            entry["choices"] = [
+                {
+                    "field": field,
+                    "items": [
+                        (o.key, o.name, _cost_text(o, _choice_cost(snapshot, choice, members, o.key))) for o in members
+                    ],
+                }
+                for field, members in form.choice_fields()
+            ]
             entry["options"] = [
-                (field, _cost_text(choice.unit_type.options[key], option_cost(snapshot, choice, key)))
+                (
+                    field,
+                    _cost_text(choice.unit_type.options[key], option_cost(snapshot, choice, key), field.field.disabled),
+                )
                 for key, field in most_used_first(form.option_fields(), popular)
             ] + [
                 (field, _house_rule_cost_text(snapshot, rule, choice.index)) for rule, field in form.house_rule_fields()
@@ -284,8 +300,17 @@ def most_used_first(fields: list[tuple[str, object]], popular: dict[str, int]) -
     return sorted(fields, key=lambda item: -popular.get(item[0], 0))
 
 
-def _cost_text(option, cost: int) -> str:
-    """An option's price for this unit: "+20 pts", "+5 pts each", "+36 pts, 20%"."""
+def _choice_cost(snapshot: RosterSnapshot, unit: UnitChoice, members, key: str) -> int:
+    """What choosing one of a one-of group adds to the unit against choosing none of it."""
+    keys = {member.key for member in members}
+    without = replace(unit, options={k: count for k, count in unit.options.items() if k not in keys})
+    return unit_points(snapshot, replace(without, options={**without.options, key: 1})) - unit_points(snapshot, without)
+
+
+def _cost_text(option, cost: int, compulsory: bool = False) -> str:
+    """An option's price for this unit: "+20 pts", "+5 pts each", "+36 pts, 20%", "compulsory, +0 pts"."""
+    if compulsory:
+        return f"(compulsory, {cost:+d} pts)"
     if option.percent:
         return f"({cost:+d} pts, {option.percent:+d}%)"
     each = "" if is_single_option(option) else " each"

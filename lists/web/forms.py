@@ -11,7 +11,7 @@ from django import forms
 
 from lists import models
 from lists.gamedata.loading import GameData, game_data
-from lists.gamedata.snapshot import SystemInfo, UnitChoice, UnitTypeInfo
+from lists.gamedata.snapshot import OptionInfo, SystemInfo, UnitChoice, UnitTypeInfo
 from lists.rules.validation import (
     HERO_POINTS_MAX,
     HOUSE_RULE_COUNT_MAX,
@@ -216,15 +216,25 @@ class UnitForm(_JudgedForm):
         self.fields["officer_rank"].widget.choices = [("", "As listed")] + [
             (key, system.ranks[key].name) for key in ranks if key in system.ranks
         ]
-        self.fields["size"].widget.attrs["placeholder"] = unit_type.base_size
+        # Men as the unit counts them: its own and those its options add (a BAR gunner is one of a squad's men).
+        self.fields["size"].widget.attrs["placeholder"] = unit.size_counted
         self.fields["transport"].choices = [("", "On foot"), *carriers]
         self.fields["force"].choices = list(forces)
         self.option_names: dict[str, str] = {}
-        for option in open_options(unit_type, army_key, unit.quality):
+        offered = open_options(unit_type, army_key, unit.quality)
+        self.choices = one_of_groups(offered)
+        for group, members in self.choices.items():
+            self.fields[choice_name(group)] = _one_of_field(group, members)
+        for option in offered:
+            if option.group in self.choices:
+                self.option_names[option.key] = choice_name(option.group)
+                continue
             name = f"option-{option.key}"
             self.option_names[option.key] = name
             if is_single_option(option):
                 self.fields[name] = forms.BooleanField(required=False)
+                # Compulsory in this list (a half-track's pintle HMG): shown taken; the roster keeps it anyway.
+                self.fields[name].disabled = bool(option.default and option.least_in.get(army_key))
             else:
                 self.fields[name] = _number(0, option_max(option))
             self.fields[name].label = option.name
@@ -250,21 +260,30 @@ class UnitForm(_JudgedForm):
         initial = {
             "label": unit.label,
             "quality": unit.quality or "",
-            "size": unit.size,
+            "size": unit.size_counted if unit.size is not None else None,
             "officer_rank": unit.officer_rank or "",
             "transport": transport_id,
             "hero_points": unit.hero_points,
             "force": force_id,
         }
+        groups = one_of_groups(unit.unit_type.options.values())
         for key, count in unit.options.items():
-            initial[f"option-{key}"] = bool(count) if is_single_option(unit.unit_type.options[key]) else count
+            option = unit.unit_type.options[key]
+            if option.group in groups:
+                initial[choice_name(option.group)] = key
+            initial[f"option-{key}"] = bool(count) if is_single_option(option) else count
         return initial
 
     def shown_fields(self) -> set[str]:
         return self.shown
 
     def option_fields(self) -> list[tuple[str, forms.BoundField]]:
-        return [(key, self[name]) for key, name in self.option_names.items()]
+        """The options bought on their own (a tick box or a count), by key; one-of choices are `choice_fields`."""
+        return [(key, self[name]) for key, name in self.option_names.items() if name.startswith("option-")]
+
+    def choice_fields(self) -> list[tuple[forms.BoundField, list[OptionInfo]]]:
+        """Each one-of choice (a Lieutenant's weapon) as one field, with the options it chooses between."""
+        return [(self[choice_name(group)], members) for group, members in self.choices.items()]
 
     def house_rule_fields(self) -> list[tuple[models.SpecialRule, forms.BoundField]]:
         return [(rule, self[name]) for rule, name in self.house_rules]
@@ -272,13 +291,28 @@ class UnitForm(_JudgedForm):
     def clean(self):
         cleaned = super().clean()
         options = {}
+        for group in self.choices:
+            name = choice_name(group)
+            picked = [value for value in self.data.getlist(name) if value] if hasattr(self.data, "getlist") else []
+            if len(set(picked)) > 1:
+                names = " and ".join(
+                    self.unit_type.options[key].name for key in dict.fromkeys(picked) if key in self.unit_type.options
+                )
+                self.add_error(
+                    name, f"Choose one {self.fields[name].label.lower()}: {names or 'two'} were both chosen."
+                )
+            elif cleaned.get(name):
+                options[cleaned[name]] = 1
         for key, name in self.option_names.items():
+            if not name.startswith("option-"):
+                continue
             value = cleaned.get(name)
             count = int(value) if isinstance(value, bool) else value or 0
             if count:
                 options[key] = count
         cleaned["options"] = options
         cleaned["house_rules"] = judge_house_rules(self)
+        cleaned["size"] = self._own_men(cleaned.get("size"), cleaned.get("quality") or None, options)
         cleaned["label"] = (cleaned.get("label") or "").strip() or self.unit_type.name
         cleaned["quality"] = cleaned.get("quality") or None
         cleaned["officer_rank"] = cleaned.get("officer_rank") or None
@@ -295,6 +329,17 @@ class UnitForm(_JudgedForm):
         )
         self.refuse(refusals, {f"options.{key}": name for key, name in self.option_names.items()})
         return cleaned
+
+    def _own_men(self, men: int | None, quality: str | None, options: dict[str, int]) -> int | None:
+        """The unit's own men from the Men shown, which counts the men its options add: seven men with a BAR
+        gunner are six of its own and the gunner. Fewer than the options add is refused on the field."""
+        if men is None:
+            return None
+        added = UnitChoice(0, "", self.unit_type, quality=quality, options=options).added_in_size
+        if added and men - added < 1:  # with none added, the size's own refusal says what is wrong
+            self.add_error("size", f"Men count the {added} its options add: give at least {added + 1}.")
+            return None
+        return men - added
 
 
 def add_house_rule_fields(form: forms.Form, offered) -> list[tuple[models.SpecialRule, str]]:
@@ -319,6 +364,35 @@ def judge_house_rules(form) -> dict[int, int]:
         if count and not refusals:
             counts[rule.id] = count
     return counts
+
+
+def choice_name(group: str) -> str:
+    return f"choice-{group}"
+
+
+def one_of_groups(options) -> dict[str, list[OptionInfo]]:
+    """The option groups a unit takes one of (each option once at most, two or more to choose from): a
+    Lieutenant's SMG, Rifle or Assault Rifle; an armoured car's variant."""
+    groups: dict[str, list[OptionInfo]] = {}
+    for option in options:
+        if option.group:
+            groups.setdefault(option.group, []).append(option)
+    return {
+        group: members
+        for group, members in groups.items()
+        if len(members) > 1 and all(is_single_option(o) and not o.every_man for o in members)
+    }
+
+
+def _one_of_field(group: str, members: list[OptionInfo]) -> forms.ChoiceField:
+    """Radio buttons: none (the unit as listed) or one of the group's options."""
+    replaced = any(o.replaces for o in members)
+    none = "As listed" if replaced else "None"
+    field = forms.ChoiceField(
+        required=False, widget=forms.RadioSelect, choices=[("", none), *((o.key, o.name) for o in members)]
+    )
+    field.label = group.replace("-", " ").capitalize()
+    return field
 
 
 def is_single_option(option) -> bool:

@@ -1,4 +1,6 @@
-"""The PDFs: served from the cache, else rendered by the task worker while the page waits for the job."""
+"""The PDFs: served from the cache, else rendered by the task worker while the page waits for the job.
+
+`deliver` is every roster PDF's way out, our packs' rosters' and stored BattleScribe rosters' alike."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ from functools import partial
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from lists.cards import Layout, pdf_key
@@ -33,16 +36,27 @@ def cards(request: HttpRequest, share_id: str) -> HttpResponse:
 @require_GET
 @limit_pages
 def army_list(request: HttpRequest, share_id: str) -> HttpResponse:
-    """The organiser's list PDF, delivered like the cards."""
+    """The organiser's list PDF, delivered like the cards; `?notes=1` prints the units' notes on it."""
     roster, snapshot, data = printable(share_id)
-    return _deliver(request, roster, snapshot, data, "list", Layout())
+    return _deliver(request, roster, snapshot, data, "list", Layout(notes=request.GET.get("notes") == "1"))
 
 
 PDF_NAMES = {"cards": "the unit cards", "list": "the organiser's list"}
 
 
 def _deliver(request, roster, snapshot, data, kind: str, layout: Layout) -> HttpResponse:
-    """The PDF if it is ready; else start its render (within the client's budget) and show its progress.
+    """A roster of our packs' PDF, cached by its content (`lists.cards.pdf_key`)."""
+    key = pdf_key(kind, snapshot, data, layout)
+    units = len(snapshot.units)
+    start = partial(tasks.start, key, roster.share_id, kind, layout, units)
+    # Cards name their size, so poker and A6 downloads of a roster never take each other's name.
+    suffix = layout.file_suffix if kind == "cards" else "-list.pdf"
+    return deliver(request, roster, kind, key, start, units, reverse("lists:share", args=[roster.share_id]), suffix)
+
+
+def deliver(request, roster, kind: str, key: str, start, units: int, share_url: str, suffix: str) -> HttpResponse:
+    """The PDF cached under `key` if it is ready; else `start()` its render (within the client's budget) and show
+    its progress. `roster` (ours or a stored BattleScribe one) names the file, ending in `suffix`; `share_url` is its page.
 
     `?wait=1` asks for the progress page (htmx follows it, browsers without
     JavaScript refresh it); when the PDF is ready it opens a page that fetches it.
@@ -50,16 +64,12 @@ def _deliver(request, roster, snapshot, data, kind: str, layout: Layout) -> Http
     download script's long-poll, and the progress page's. `?retry=1` starts a failed render again.
     """
     what = PDF_NAMES[kind]
-    # Cards name their size, so poker and A6 downloads of a roster never take each other's name.
-    filename = download_name(roster, layout.file_suffix if kind == "cards" else "-list.pdf")
-    key = pdf_key(kind, snapshot, data, layout)
+    filename = download_name(roster, suffix)
     query = request.GET.copy()
     for name in ("wait", "retry", "hold"):
         query.pop(name, None)
     pdf_url = f"{request.path}?{query.urlencode()}" if query else request.path
-    pdf, job, refusal = pdf_or_job(
-        request, key, tasks.follow, partial(tasks.start, key, roster.share_id, kind, layout, len(snapshot.units))
-    )
+    pdf, job, refusal = pdf_or_job(request, key, tasks.follow, start)
     if refusal is not None:
         return refusal
     busy = False
@@ -76,7 +86,8 @@ def _deliver(request, roster, snapshot, data, kind: str, layout: Layout) -> Http
         "job": job or tasks.PdfJob("queued"),
         "ready": pdf is not None,
         "busy": busy,  # over the cap of held requests: ask again after a pause, not at once
-        "units": len(snapshot.units),
+        "units": units,
+        "share_url": share_url,
         "pdf_url": pdf_url,
         "wait_url": f"{pdf_url}{'&' if query else '?'}wait=1",
         "hold_url": f"{pdf_url}{'&' if query else '?'}wait=1&hold=1",

@@ -74,8 +74,10 @@ def copy_roster(request: HttpRequest, share_id: str) -> HttpResponse:
 
 
 @require_GET
-def text(request: HttpRequest, share_id: str) -> HttpResponse:
+def text(request: HttpRequest, share_id: str, keyed: bool = False) -> HttpResponse:
+    """roster.txt, the plain list players paste; roster-keyed.txt, the same with every unit's key."""
     roster, snapshot, data = printable(share_id)
     verdict = judge(snapshot)
     issue(roster, snapshot, data, verdict)  # the text carries the fingerprint: /verify/ must know it
-    return download(roster_text(snapshot, data, verdict), "text/plain; charset=utf-8", download_name(roster, ".txt"))
+    body = roster_text(snapshot, data, verdict, keyed=keyed)
+    return download(body, "text/plain; charset=utf-8", download_name(roster, "-keyed.txt" if keyed else ".txt"))
