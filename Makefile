@@ -43,8 +43,12 @@ format: install-dev
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
+# The suite runs on every core (pytest-xdist), a test file per worker at a time so that its
+# module fixtures (the loaded packs, the browser) are set up once.
+PYTEST_PARALLEL = -n auto --dist loadfile
+
 test: lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(PYTEST_PARALLEL)
 
 # The suite against a local PostgreSQL server and a local Redis (installed and started by
 # scripts/postgres.sh and scripts/redis.sh): the set-up of several machines, on one. Tests that read
@@ -54,7 +58,7 @@ test-postgres: install-dev
 	bash scripts/postgres.sh
 	bash scripts/redis.sh
 	DATABASE_URL=postgres://armybuilder:armybuilder@127.0.0.1:5432/armybuilder \
-	REDIS_URL=redis://127.0.0.1:6379/0 $(BIN)/python -m pytest -m "not database_free"
+	REDIS_URL=redis://127.0.0.1:6379/0 $(BIN)/python -m pytest $(PYTEST_PARALLEL) -m "not database_free"
 
 bench: install-dev
 	bash scripts/install-system-packages.sh bench
