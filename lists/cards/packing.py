@@ -187,7 +187,7 @@ def _signature(unit: UnitChoice) -> tuple:
 def _subtitle(roster: RosterSnapshot, unit: UnitChoice, kind: str) -> str:
     """What the unit is, its army, its platoon (force) and the unit carrying it, if any."""
     force = roster.force_of(unit)
-    parts = [kind, roster.army_name, force.title if force else ""]
+    parts = [kind, roster.army_title or roster.army_name, force.title if force else ""]
     if unit.transport is not None and unit.transport < len(roster.units):
         parts.append(f"rides in {roster.units[unit.transport].label}")
     return " · ".join(part for part in parts if part)

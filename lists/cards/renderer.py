@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 from functools import cache
+from pathlib import Path
 
 from defusedxml import DefusedXmlException, ElementTree
 from django.template import loader
@@ -114,9 +115,18 @@ def cards_html(cards: list[Card], layout: Layout, page_mm: float = PAGE_MM) -> s
 
 @cache
 def templates_digest(kind: str) -> str:
-    """Changes whenever the templates of this kind of PDF do, so cached cards and PDFs never outlive their look."""
+    """Changes whenever the templates of this kind of PDF, or the code that fills them, do, so cached cards and
+    PDFs never outlive their look."""
     sources = [loader.get_template(name).template.source for name in PDF_TEMPLATES[kind]]
-    return hashlib.sha256("\0".join(sources).encode()).hexdigest()[:16]
+    return hashlib.sha256("\0".join([*sources, _code_digest()]).encode()).hexdigest()[:16]
+
+
+@cache
+def _code_digest() -> str:
+    """The card-building modules' digest: a deploy changing what a card says (its subtitle, its blocks), not only
+    its templates, renders anew."""
+    modules = sorted(Path(__file__).parent.glob("*.py"))
+    return hashlib.sha256(b"".join(module.read_bytes() for module in modules)).hexdigest()
 
 
 # Everything that decides how each kind of PDF looks (the list is printed with the cards' stylesheet too).

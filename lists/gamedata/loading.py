@@ -108,6 +108,7 @@ class GameData:
             army_key=army.key,
             army_name=army.name,
             army_name_shared=" ".join(army.name.casefold().split()) in self.shared_army_names,
+            army_title=self.army_title(army_id),
             name=name,
             points_limit=points_limit,
             year=year,

@@ -479,6 +479,7 @@ class RosterSnapshot:
     army_name: str
     name: str = ""
     army_name_shared: bool = False  # another army of the game has the same name: files name it by key
+    army_title: str = ""  # its name with its nation's, as pages and cards show it (`GameData.army_title`)
     points_limit: int | None = None
     year: int | None = None
     period: str | None = None
