@@ -101,7 +101,7 @@ def test_the_editors_rules_panel_lists_the_rosters_national_rules(client):
     html = client.get(response["Location"]).content.decode()
 
     panel = page_text(html[html.index('id="army-rules"') : html.index("</details>", html.index('id="army-rules"'))])
-    assert "Army rules (4: the nation's and the theatre list's)" in panel
+    assert "Army rules (4)" in panel and "The nation's rules and the theatre list's own." in panel
     assert "Hitler's Buzzsaw" in panel and "beside LMG: +1 shot (5, not 4)" in panel
 
 

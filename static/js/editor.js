@@ -86,7 +86,9 @@ function showAdded() {
   if (!added) return;
   added.removeAttribute("data-added");
   kept.open.add(added.id);
-  added.scrollIntoView({ block: "nearest" });
+  // Its name row in view: a unit opened taller than the screen is brought in by its top, not its bottom.
+  const tall = added.getBoundingClientRect().height > window.innerHeight * 0.8;
+  added.scrollIntoView({ block: tall ? "start" : "nearest" });
   const name = added.querySelector("h2").textContent;
   const points = added.querySelector(".unit-status .points").textContent;
   announce(`Added ${name} (${points}).`);
