@@ -99,8 +99,12 @@ def time_limit(seconds: float):
         yield
         return
 
+    reason = f"it took longer than {seconds:g} seconds, the limit for one PDF"
+    fired = []
+
     def expired(signum, frame):
-        raise RenderFailed(f"it took longer than {seconds:g} seconds, the limit for one PDF")
+        fired.append(True)
+        raise RenderFailed(reason)
 
     previous = signal.signal(signal.SIGALRM, expired)
     signal.setitimer(signal.ITIMER_REAL, seconds)
@@ -109,6 +113,8 @@ def time_limit(seconds: float):
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+    if fired:  # the alarm's exception is lost where Python ignores them (a gc callback): the work still ran over
+        raise RenderFailed(reason)
 
 
 # Whose PDF a job renders: a roster of our packs, or a stored roster of a loaded BattleScribe data set.
