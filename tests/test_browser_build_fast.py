@@ -16,7 +16,7 @@ from lists.models import Roster
 from lists.rosters.files import load_roster_file
 from lists.rules.verdict import judge
 from tests.test_browser import browser, settled, site  # noqa: F401 - the browser suite's fixtures
-from tests.test_browser_editor import SCREENS, pick
+from tests.test_browser_editor import SCREENS, Player, pick
 
 CLICK_BUDGET = 35
 HANOMAG = "SdKfz 251/1 Half-Track 'Hanomag'"
@@ -57,29 +57,12 @@ def points_of(roster_file: str) -> int:
     return judge(load_roster_file(roster_file.encode(), "list.yaml").snapshot()).points
 
 
-class NewPlayer:
+class NewPlayer(Player):
     """Drives the page as a new player would; every click, pick and keystroke goes through here and is counted."""
 
     def __init__(self, page):
-        self.page, self.clicks, self.keys = page, 0, 0
+        super().__init__(page)
         self.quality_clicks = 0  # of them, those changing a new unit's quality to Regular
-
-    def click(self, locator):
-        locator.click()
-        self.clicks += 1
-
-    def type(self, locator, text, replace=False):
-        """Click into a box, select what is there if it is replaced (one key), and type."""
-        self.click(locator)
-        if replace:
-            self.page.keyboard.press("Control+a")
-            self.keys += 1
-        self.page.keyboard.type(text)
-        self.keys += len(text)
-
-    def press(self, key):
-        self.page.keyboard.press(key)
-        self.keys += 1
 
     def choose(self, select, text):
         """Open a drop-down and pick the entry holding the text: two clicks."""
