@@ -4,11 +4,27 @@ import atexit
 import os
 import shutil
 import tempfile
+from urllib.parse import urlsplit
 
 os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-secret-key-not-for-production-0123456789abcdefghijkl")
 os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver,127.0.0.1,localhost")
 os.environ.setdefault("DJANGO_SECURE_SSL_REDIRECT", "0")
 os.environ.setdefault("DJANGO_SECURE_HSTS_SECONDS", "0")
+
+
+def _worker_redis_url(url: str, worker: str) -> str:
+    """A Redis database of this test worker's own (gw0 → 1, gw1 → 2, …): Django's Redis cache clears
+    with FLUSHDB, which empties the whole database, so workers sharing one would clear each other's
+    cached PDFs, job records and RQ queues in the middle of a test."""
+    number = int(worker.removeprefix("gw")) + 1
+    if number > 15:  # a Redis server has databases 0-15 unless configured otherwise
+        raise RuntimeError(f"xdist worker {worker} has no Redis database of its own: run the suite with -n 15 or fewer")
+    return urlsplit(url)._replace(path=f"/{number}").geturl()
+
+
+if os.environ.get("REDIS_URL") and os.environ.get("PYTEST_XDIST_WORKER"):
+    # Read by armybuilder.settings below, and passed on to the servers and workers tests start.
+    os.environ["REDIS_URL"] = _worker_redis_url(os.environ["REDIS_URL"], os.environ["PYTEST_XDIST_WORKER"])
 
 from armybuilder.settings import *  # noqa: E402,F403
 
