@@ -311,3 +311,11 @@ def test_the_command_writes_the_cards_and_the_list_beside_the_roster(data_sets, 
     listed = pdf_text((tmp_path / "abrams-list.pdf").read_bytes())
     assert "M1A1 Abrams Combat Team" in cards and "Fingerprint:" in listed
     assert '<img src="http://example.com/x.png">' in listed  # printed as text: nothing is fetched
+
+
+def test_a_card_names_its_units_category_as_the_data_names_the_category(data_sets):
+    # NATO - America.cat links its teams to "Combat Formation" through links its editor labelled "New CategoryLink".
+    data_set, roster, xml = game(data_sets, "bsdata/team-yankee")
+    cards = battlescribe_cards.roster_cards(read_data_set_roster(xml, data_set).roster)
+    assert {card.category for card in cards} == {"Combat Formation"}
+    assert "Combat Formation · NATO - America" in pdf_text(battlescribe_cards.render_battlescribe_cards(xml, data_set))

@@ -10,6 +10,7 @@ exported as .ros and imported back with the same points and verdict. Entry and g
 
 from __future__ import annotations
 
+import io
 import re
 from io import StringIO
 from pathlib import Path
@@ -18,6 +19,7 @@ import lxml.html
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
+from pypdf import PdfReader
 
 from lists.models import BattleScribeDataSet, BattleScribeRoster
 from lists.rosters import battlescribe_data_editing as editing
@@ -371,3 +373,18 @@ def test_a_roster_stays_on_its_revision_and_says_when_a_newer_one_is_loaded(clie
     assert "This roster stays on revision 3, priced as it was built, until it is moved." in text(notice)
     assert "None of this roster's units change in cost or entries." in text(notice)
     assert BattleScribeRoster.objects.get().data_set_id == kept.data_set_id
+
+
+def test_settings_share_one_card_and_every_unit_has_its_own(client, data_sets):
+    player = konflikt_player(client)
+    player.add("Officer")
+    player.add("Rifle Squad")
+    kept = BattleScribeRoster.objects.get()
+    response = client.get(f"/bs/r/{kept.share_id}/cards.pdf")
+    assert response.status_code == 200 and response.content.startswith(b"%PDF"), response.content[:300]
+    pages = [" ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(response.content)).pages]
+    # The force's order dice count prints nothing of its own: it is a line of the settings card, not a card.
+    assert len(pages) == 3, pages
+    assert "Roster settings" in pages[0] and re.search(r"Selections: Order Dice: \d+ ", pages[0]), pages[0]
+    assert "Order Dice" not in " ".join(pages[1:])
+    assert [("Officer" in page, "Rifle Squad" in page) for page in pages[1:]] == [(True, False), (False, True)]

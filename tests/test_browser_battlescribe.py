@@ -1,10 +1,11 @@
-"""A Flames of War list built in headless Chromium from the home page, as its players would: the game found by
-search, a list made legal by clicking, broken by removing a compulsory entry, shared, exported and imported back;
-and a stored roster's cards downloaded from its share page once the background worker has rendered them.
+"""Each game of BattleScribe data built in headless Chromium from the home page, as its players would: the army
+found by search, a small list made legal by clicking, broken by removing a compulsory entry, shared, its unit
+cards downloaded once the background worker has rendered them, its .ros exported and imported back.
 
-The data is ../shared/bsdata/flamesofwar (BSData/flamesofwar, see its README), loaded with `load_battlescribe`;
-skipped where absent. The same journey for all six data sets runs through Django's test client in
-tests/test_battlescribe_games.py; this one checks what only a browser shows (htmx swaps, the search box, focus).
+The games are tests/test_battlescribe_games.py's six (Flames of War, Team Yankee, Konflikt '47, Battlegroup and
+the two Bolt Action 3rd edition sets of ../shared, each README naming its repository and commit), loaded with
+`load_battlescribe`; a game whose folder is absent is skipped. That module runs the same journeys through
+Django's test client; this one checks what only a browser shows (htmx swaps, the search box, the downloads).
 """
 
 import re
@@ -16,19 +17,14 @@ from django.core.management import call_command
 from django.test import override_settings
 from playwright.sync_api import expect
 
-from lists.models import BattleScribeRoster
-from tests.test_battlescribe_pdf_delivery import stored_roster
+from lists.models import BattleScribeDataSet, BattleScribeRoster
+from tests.test_battlescribe_games import GAMES, IDS, SHARED
 from tests.test_browser import browser, page, settled  # noqa: F401 - the browser suite's fixtures
 from tests.test_browser_pdf import run_the_worker_when_a_render_is_queued
-
-FLAMES_OF_WAR = Path(__file__).resolve().parents[2] / "shared" / "bsdata" / "flamesofwar"
 
 
 @pytest.fixture
 def site(live_server, transactional_db):
-    if not FLAMES_OF_WAR.is_dir():
-        pytest.skip(f"no data at {FLAMES_OF_WAR}")
-    call_command("load_battlescribe", str(FLAMES_OF_WAR), stdout=StringIO())
     return live_server.url
 
 
@@ -38,74 +34,99 @@ def offer(page, name):  # noqa: F811 - the fixture, passed on
     return page.locator("button.offer").filter(has=page.locator(".name", has_text=exactly)).first
 
 
-def test_a_flames_of_war_list_is_built_broken_shared_and_brought_back(page, site, tmp_path):  # noqa: F811
+def selection(page, name):  # noqa: F811
+    """A selection's article, by the exact name on its head."""
+    return page.locator(f'article.bs-selection:has(> form > header h3:text-is("{name}"))').first
+
+
+def start(page, site, game: str, army: str, force: str, limit: int) -> None:  # noqa: F811
+    """The army found with the home page's search box, its force picked, the roster started."""
     page.goto(f"{site}/")
-    expect(page.locator("#bs-game-list")).to_contain_text("Flames of War v4")
-    page.fill("#bs-army-filter", "bulge american")
-    expect(page.locator("#bs-army")).to_have_value(
-        page.locator("#bs-army option:not([hidden])").first.get_attribute("value")
+    expect(page.locator("#bs-game-list")).to_contain_text(game)
+    group = page.locator("#bs-army optgroup").filter(has=page.locator("option", has_text=army)).first
+    label = group.get_attribute("label")
+    page.fill("#bs-army-filter", army.lower())
+    shown = page.locator(f'#bs-army optgroup[label="{label}"] option:not([hidden])')
+    expect(shown.filter(has_text=re.compile(f"^{re.escape(army)}$"))).to_have_count(1)
+    page.select_option(
+        "#bs-army", value=shown.filter(has_text=re.compile(f"^{re.escape(army)}$")).get_attribute("value")
     )
-    page.select_option("#bs-army", label="Late-War - Bulge: American")
-    page.select_option("#bs-force", label="Standard")
-    page.fill("#bs-name", "Bulge tanks")
-    page.fill("#bs-limit", "100")
+    force_option = page.locator(f'#bs-force optgroup[label="{label}"] option').filter(
+        has_text=re.compile(f"^{re.escape(force)}$")
+    )
+    page.select_option("#bs-force", value=force_option.get_attribute("value"))
+    page.fill("#bs-name", f"{army} in the browser")
+    page.fill("#bs-limit", str(limit))
     page.click("form[action='/bs/new/'] button")
     page.wait_for_url("**/bs/e/**")
 
-    page.fill("#search-force-1", "sherman tank company")
-    expect(offer(page, "M18 Tank Destroyer Company")).to_be_hidden()
-    offer(page, "M4 Sherman (Late) Tank Company").click()
-    settled(page)
-    page.fill("#search-force-1", "")
-    page.dispatch_event("#search-force-1", "input")
-    offer(page, "M18 Tank Destroyer Company").click()
-    settled(page)
-    totals = page.locator("#bs-totals")
-    expect(totals).to_have_text("51 / 100 pts · Legal")
 
-    headquarters = 'article.bs-selection:has(> form > header h3:text-is("M4 Sherman (Late) Tank Company HQ (LU181)"))'
-    page.locator(f"{headquarters} > form button[value=remove]").click()
+def take(page, kind: str, *names: str) -> None:  # noqa: F811
+    """One of the games' steps: an entry added from the picker, or a one-of choice made on a selection."""
+    if kind == "add":
+        offer(page, names[0]).click()
+    else:
+        holder, legend, label = names
+        fieldset = (
+            selection(page, holder)
+            .locator("fieldset.one-of")
+            .filter(has=page.locator("legend", has_text=re.compile(f"^{re.escape(legend)}$")))
+        )
+        fieldset.locator("label").filter(has_text=re.compile(f"^\\s*{re.escape(label)} ")).locator("input").check()
     settled(page)
-    expect(totals).to_contain_text("42 / 100 pts · Not legal")
-    expect(page.locator(".finding.error").first).to_contain_text(
-        "must have 1 more selections of 01. Formation HQ (Compulsory) (minimum 1)"
-    )
-
-    page.click("#open-share")
-    page.wait_for_url("**/bs/r/**")
-    expect(page.locator("#bs-totals")).to_have_text("42 / 100 pts · Not legal")
-    with page.expect_download() as download:
-        page.click("#download-ros")
-    path = tmp_path / "bulge.ros"
-    download.value.save_as(path)
-
-    page.goto(f"{site}/")
-    page.set_input_files("form[action='/rosters/import/'] input[type=file]", str(path))
-    page.click("form[action='/rosters/import/'] button")
-    page.wait_for_url("**/bs/e/**")
-    expect(page.locator("#bs-totals")).to_have_text("42 / 100 pts · Not legal (1 problem)")
-    assert BattleScribeRoster.objects.count() == 2
 
 
 @override_settings(TASKS={"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}})
-def test_a_flames_of_war_rosters_cards_download_from_its_share_page_once_the_worker_renders_them(
+@pytest.mark.parametrize(("folder", "army", "force", "limit", "steps", "compulsory", "missing"), GAMES, ids=IDS)
+def test_a_list_is_built_broken_printed_shared_and_brought_back(
     page,  # noqa: F811
     site,
     worker_signals,
     empty_cache,
+    tmp_path,
+    folder,
+    army,
+    force,
+    limit,
+    steps,
+    compulsory,
+    missing,
 ):
-    kept, _ = stored_roster()
-    page.goto(f"{site}/bs/r/{kept.share_id}/")
-    # On a device's first page a PDF link waits for the offline worker to start (static/js/offline.js): as a player
-    # does, let it start first.
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    if not (SHARED / folder).is_dir():
+        pytest.skip(f"no data at {SHARED / folder}")
+    call_command("load_battlescribe", str(SHARED / folder), stdout=StringIO())
+    start(page, site, BattleScribeDataSet.objects.get().name, army, force, limit)
+    for kind, *names in steps:
+        take(page, kind, *names)
+    totals = page.locator("#bs-totals")
+    expect(totals).to_have_text(re.compile(rf"^\d+(\.\d+)? / {limit} \S+ ·(\s.*)?\s+Legal\s*$", re.DOTALL))
+    legal_points = float(totals.inner_text().split()[0])
+    assert legal_points > 0
 
-    with page.expect_download(timeout=60_000) as download_info:
+    selection(page, compulsory).locator("> form button[value=remove]").click()
+    settled(page)
+    expect(totals).to_contain_text("Not legal")
+    expect(page.locator("li.finding.error").filter(has_text=missing)).to_have_count(1)
+    verdict = " ".join(totals.inner_text().split())
+
+    page.click("#open-share")
+    page.wait_for_url("**/bs/r/**")
+    expect(page.locator("#bs-totals")).to_have_text(re.sub(r" \(\d+ problems?\)$", "", verdict))
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")  # as a player's page, the offline worker first
+    with page.expect_download(timeout=60_000) as cards:
         page.get_by_role("link", name="unit cards (PDF)").click()
-        expect(page.locator("[data-pdf-status]")).to_have_text("Preparing the PDF…")
         run_the_worker_when_a_render_is_queued()
+    cards_pdf = Path(cards.value.path()).read_bytes()
+    assert cards_pdf.startswith(b"%PDF") and cards.value.suggested_filename.endswith("-cards.pdf")
+    cards.value.save_as(tmp_path / "cards.pdf")  # to look at: pytest --basetemp=FOLDER, then pdftoppm -png
 
-    download = download_info.value
-    assert download.suggested_filename == "bulge-breakout-cards.pdf"
-    assert Path(download.path()).read_bytes().startswith(b"%PDF")
-    expect(page.locator("[data-pdf-status]")).to_have_text("Downloaded bulge-breakout-cards.pdf.")
+    with page.expect_download() as ros:
+        page.click("#download-ros")
+    path = tmp_path / "exported.ros"
+    ros.value.save_as(path)
+    page.goto(f"{site}/")
+    page.set_input_files("form[action='/rosters/import/'] input[type=file]", str(path))
+    page.click("form[action='/rosters/import/'] button")
+    page.wait_for_url("**/bs/e/**")
+    expect(page.locator("#bs-totals")).to_have_text(verdict)
+    assert BattleScribeRoster.objects.count() == 2

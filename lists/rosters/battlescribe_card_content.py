@@ -190,7 +190,8 @@ def unit_card(roster: Roster, top: Selection, summaries: dict[str, str] | None =
         table, by_column = tables[type_name], dict(values)
         table.rows.append(ProfileRow(name, count, [by_column.get(column, "") for column in table.columns]))
     costs = _unit_costs(roster, top)
-    category = next((c.name for c in top.categories if c.primary), "")
+    # The category's own name: a link's name is the data editor's label ("New CategoryLink"), never shown to players.
+    category = next((data.category_name(c.entry_id) or c.name for c in top.categories if c.primary), "")
     return UnitCard(
         name=(top.custom_name or "").strip() or top.name,
         entry_name=top.name,
@@ -240,8 +241,38 @@ def _unit_costs(roster: Roster, top: Selection) -> list[tuple[str, int | float]]
     ]
 
 
+SETTINGS_CARD = "Roster settings"
+
+
 def roster_cards(roster: Roster, summaries: dict[str, str] | None = None) -> list[UnitCard]:
-    """One card per top-level selection of each force (child forces after their parents), hidden ones left out."""
-    return [
-        unit_card(roster, top, summaries) for force in roster.all_forces() for top in force.selections if not top.hidden
-    ]
+    """One card per top-level selection of each force (child forces after their parents), hidden ones left out.
+
+    A selection with nothing to print (no profile, rule or note: a roster's configuration, a count of order
+    dice) is no unit: such selections share one "Roster settings" card at the front instead of a card each.
+    """
+    cards, settings = [], []
+    for force in roster.all_forces():
+        for top in force.selections:
+            if not top.hidden:
+                card = unit_card(roster, top, summaries)
+                (cards if card.tables or card.references or card.notes else settings).append(card)
+    return ([_settings_card(roster, settings)] if settings else []) + cards
+
+
+def _settings_card(roster: Roster, settings: list[UnitCard]) -> UnitCard:
+    """The card of the selections that are settings, each with what was chosen under it, and their costs."""
+    totals: dict[str, int | float] = {}
+    for card in settings:
+        for name, value in card.costs:
+            totals[name] = number(totals.get(name, 0) + value)
+    return UnitCard(
+        name=SETTINGS_CARD,
+        entry_name=SETTINGS_CARD,
+        force=", ".join(dict.fromkeys(card.force for card in settings)),
+        category="",
+        number=1,
+        costs=list(totals.items()),
+        chosen=[f"{card.name}: {', '.join(card.chosen)}" if card.chosen else card.name for card in settings],
+        tables=[],
+        references=[],
+    )
