@@ -9,6 +9,7 @@ the import page with the same points and verdict.
 from __future__ import annotations
 
 import json
+import re
 from io import StringIO
 
 import pytest
@@ -148,4 +149,37 @@ def test_a_pasted_export_of_unknown_data_or_version_is_refused_saying_why(client
     assert "no BattleScribe data for Some Other Game is loaded: run" in refused.content.decode()
     later = client.post("/rosters/import/", {"text": json.dumps({**document, "version": 99})})
     assert later.status_code == 400 and "version 99 of this format is not known here" in later.content.decode()
+    assert BattleScribeRoster.objects.count() == 1
+
+
+def test_a_players_own_unit_names_and_notes_survive_the_json_round_trip(client):
+    _, kept = build(client, *BUILT[-1][:5])
+    # As BattleScribe writes a unit its player renamed and noted: a customName attribute and a customNotes element.
+    ros = client.get(f"/bs/r/{kept.share_id}/roster.ros").content.decode()
+    ros = ros.replace('name="Rifle Squad"', 'name="Rifle Squad" customName="Lahti\'s section"', 1)
+    ros = re.sub(r'(customName="Lahti\'s section"[^>]*>)', r"\1<customNotes>Holds the farm</customNotes>", ros, count=1)
+    client.post("/rosters/import/", {"file": SimpleUploadedFile("named.ros", ros.encode())})
+    named = BattleScribeRoster.objects.exclude(pk=kept.pk).get()
+
+    document = json.loads(client.get(f"/bs/r/{named.share_id}/roster.json").content)
+    squad = next(s for s in document["forces"][0]["selections"] if s.get("custom_name"))
+    assert (squad["name"], squad["custom_name"], squad["custom_notes"]) == (
+        "Rifle Squad",
+        "Lahti's section",
+        "Holds the farm",
+    )
+    client.post("/rosters/import/", {"file": SimpleUploadedFile("named.json", json.dumps(document).encode())})
+    again = BattleScribeRoster.objects.exclude(pk__in=[kept.pk, named.pk]).get()
+    listing = client.get(f"/bs/r/{again.share_id}/roster.ros").content.decode()
+    assert 'customName="Lahti&apos;s section"' in listing or 'customName="Lahti\'s section"' in listing
+    assert "<customNotes>Holds the farm</customNotes>" in listing
+    assert again.points == named.points
+
+
+def test_a_json_export_with_a_name_that_is_not_text_is_refused_saying_so(client):
+    _, kept = build(client, *BUILT[-1][:5])
+    document = json.loads(client.get(f"/bs/r/{kept.share_id}/roster.json").content)
+    document["forces"][0]["selections"][0]["custom_name"] = ["not", "text"]
+    refused = client.post("/rosters/import/", {"file": SimpleUploadedFile("bad.json", json.dumps(document).encode())})
+    assert "custom_name must be text of at most 2000 characters" in refused.content.decode()
     assert BattleScribeRoster.objects.count() == 1

@@ -23,6 +23,7 @@ FORMAT = "armybuilder/battlescribe-roster"
 FORMAT_VERSION = 1
 MAX_NUMBER = 10_000  # as a .ros selection's number: refused above
 MAX_NODES = 5_000  # forces and selections in one file: refused above rather than rebuilt
+MAX_CUSTOM_TEXT = 2_000  # a player's own name or notes for a force or selection: longer is refused
 
 
 def roster_document(roster: Roster, data_set: models.BattleScribeDataSet, with_ids: bool = False) -> dict:
@@ -56,6 +57,7 @@ def _force(force: Force, names: dict[str, str], with_ids: bool) -> dict:
     found = {
         "name": force.name,
         "catalogue": force.catalogue.name,
+        **_custom(force),
         **({"force_entry_id": force.entry.id, "catalogue_id": force.catalogue.id} if with_ids else {}),
         "costs": _costs(totals, names),
         "selections": [_selection(s, names, with_ids) for s in force.selections],
@@ -67,12 +69,22 @@ def _force(force: Force, names: dict[str, str], with_ids: bool) -> dict:
 def _selection(selection: Selection, names: dict[str, str], with_ids: bool) -> dict:
     return {
         "name": selection.name,
+        **_custom(selection),
         **({"entry_id": selection.option.id} if with_ids else {}),
         "number": selection.number,
         "costs": _costs(
             selection.costs, names
         ),  # its own for its number, as BattleScribe lists them; children carry theirs
         "children": [_selection(child, names, with_ids) for child in selection.children],
+    }
+
+
+def _custom(held: Force | Selection) -> dict:
+    """The player's own name and notes for a force or selection, where they gave any (as a .ros keeps them)."""
+    return {
+        key: value
+        for key, value in (("custom_name", held.custom_name), ("custom_notes", held.custom_notes))
+        if (value or "").strip()
     }
 
 
@@ -184,9 +196,24 @@ def _rebuild_force(roster: Roster, node: dict, parent: Force | None, problems: l
         problems.append(f"force {str(node.get('name'))[:100]}: its force entry or catalogue is not in this data")
         return
     force = roster.add_force(entry_id, catalogue_id, parent)
+    _take_custom(force, node, problems)
     _rebuild_children(roster, force, _list(node, "selections"), problems, budget)
     for child in _list(node, "forces"):
         _rebuild_force(roster, child, force, problems, budget)
+
+
+def _take_custom(held: Force | Selection, node: dict, problems: list[str]) -> None:
+    """The player's own name and notes, as the file gives them (text of at most MAX_CUSTOM_TEXT characters)."""
+    for key in ("custom_name", "custom_notes"):
+        value = node.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, str) or len(value) > MAX_CUSTOM_TEXT:
+            problems.append(
+                f"{str(node.get('name'))[:100]}: {key} must be text of at most {MAX_CUSTOM_TEXT} characters"
+            )
+            continue
+        setattr(held, key, value)
 
 
 def _held(parent: Force | Selection) -> list[Selection]:
@@ -216,6 +243,7 @@ def _rebuild_children(
         if selection.number != count:
             roster.set_count(selection, count)
         matched.append(selection)
+        _take_custom(selection, node, problems)
         _rebuild_children(roster, selection, _list(node, "children"), problems, budget)
     for extra in [s for s in _held(parent) if not any(s is m for m in matched)]:
         for _ in range(extra.number):  # each deselect takes one of its number
