@@ -388,3 +388,26 @@ def test_settings_share_one_card_and_every_unit_has_its_own(client, data_sets):
     assert "Roster settings" in pages[0] and re.search(r"Selections: Order Dice: \d+ ", pages[0]), pages[0]
     assert "Order Dice" not in " ".join(pages[1:])
     assert [("Officer" in page, "Rifle Squad" in page) for page in pages[1:]] == [(True, False), (False, True)]
+
+
+def test_a_player_names_and_notes_a_unit_and_the_share_page_the_ros_and_the_cards_keep_them(client, data_sets):
+    player = konflikt_player(client)
+    player.add("Rifle Squad")
+    form = player.selection("Rifle Squad").xpath("form[contains(@class, 'bs-customise')]")[0]
+    player.send(form, [("custom_name", "Lahti's section"), ("custom_notes", "Holds the farm <b>")])
+    kept = BattleScribeRoster.objects.get()
+
+    shared = html(client.get(f"/bs/r/{kept.share_id}/"))
+    squad = next(a for a in shared.xpath("//article[contains(@class, 'bs-selection')]") if "Rifle Squad" in text(a))
+    assert "“Lahti's section”" in text(squad) and "Note: Holds the farm <b>" in text(squad)  # shown as text, escaped
+    ros = client.get(f"/bs/r/{kept.share_id}/roster.ros").content.decode()
+    assert 'customName="Lahti\'s section"' in ros and "<customNotes>Holds the farm &lt;b&gt;</customNotes>" in ros
+    cards = " ".join(
+        PdfReader(io.BytesIO(client.get(f"/bs/r/{kept.share_id}/cards.pdf").content)).pages[1].extract_text().split()
+    )
+    assert "Lahti's section" in cards and "Holds the farm <b>" in cards
+
+    too_long = player.selection("Rifle Squad").xpath("form[contains(@class, 'bs-customise')]")[0]
+    response = client.post(too_long.get("hx-post"), _as_data([*sent(too_long), ("custom_name", "x" * 121)]), **HX)
+    assert "A unit's name is at most 120 characters" in text(html(response).xpath("//*[@id='bs-problem']")[0])
+    assert BattleScribeRoster.objects.get().version == kept.version

@@ -29,6 +29,8 @@ from lists.rosters.battlescribe_data_rosters import DataSetRoster, primary_cost_
 
 MAX_COUNT = 100  # a count above any roster's: refused rather than stepped through
 MAX_NAME = 200
+MAX_CUSTOM_NAME = 120  # a unit's own name, as its player gives it
+MAX_CUSTOM_NOTES = 300  # and its notes: a line or two for the card
 ID_NUMBER = re.compile(r"-(\d+)$")
 
 
@@ -267,6 +269,18 @@ def duplicate(roster: Roster, fields: dict) -> None:
     roster.duplicate(find_selection(roster, fields.get("target", "")))
 
 
+def customise(roster: Roster, fields: dict) -> None:
+    """A unit's own name and notes, as its player writes them (blank: none), kept as BattleScribe keeps them."""
+    selection = find_selection(roster, fields.get("selection", ""))
+    name, notes = str(fields.get("custom_name", "")).strip(), str(fields.get("custom_notes", "")).strip()
+    if len(name) > MAX_CUSTOM_NAME or len(notes) > MAX_CUSTOM_NOTES:
+        raise EditRefused(
+            f"A unit's name is at most {MAX_CUSTOM_NAME} characters and its notes at most {MAX_CUSTOM_NOTES}: "
+            "shorten them and save again."
+        )
+    selection.custom_name, selection.custom_notes = name or None, notes or None
+
+
 def settings(roster: Roster, fields: dict) -> None:
     """The roster's name and points limit (blank: no limit)."""
     name = str(fields.get("name", "")).strip()
@@ -288,6 +302,7 @@ ACTIONS = {
     "options": set_options,
     "remove": remove,
     "duplicate": duplicate,
+    "customise": customise,
     "settings": settings,
 }
 

@@ -53,6 +53,9 @@ class SelectionShape:
     controls: list[Control] = field(default_factory=list)
     children: list[SelectionShape] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    top: bool = False  # a force's own selection: a unit, which its player may name and note
+    custom_name: str = ""
+    custom_notes: str = ""
 
 
 @dataclass
@@ -132,7 +135,7 @@ class Shaper:
             catalogue_id=force.catalogue.id,
             points=number(sum(self.cost(s.costs) for s in force.all_selections())),
         )
-        shape.selections = [self.selection_shape(s) for s in force.selections]
+        shape.selections = [self.selection_shape(s, top=True) for s in force.selections]
         if self.with_offers:
             shape.offers = self.force_offers(force)
             shape.child_forces = [(e.id, e.name) for e in force.entry.force_entries if not e.hidden]
@@ -167,12 +170,15 @@ class Shaper:
         names = {c.entry_id: c.name for c in force.categories}
         return [(names.get(key, key), offers) for key, offers in by_category.items() if offers]
 
-    def selection_shape(self, selection: Selection) -> SelectionShape:
+    def selection_shape(self, selection: Selection, top: bool = False) -> SelectionShape:
         shape = SelectionShape(
             id=selection.id,
             name=selection.name if selection.number == 1 else f"{selection.number}× {selection.name}",
             number=selection.number,
             points=number(sum(self.cost(s.costs) for s in selection.walk())),
+            top=top,
+            custom_name=(selection.custom_name or "").strip(),
+            custom_notes=(selection.custom_notes or "").strip(),
         )
         if self.with_offers:
             shape.controls = self.controls(selection)

@@ -96,6 +96,8 @@ def editor_context(request: HttpRequest, kept: models.BattleScribeRoster, secret
         "edit_url": reverse("lists:bs-edit", args=[secret]),
         "newer": revision_changes(kept, roster),
         "move_url": reverse("lists:bs-move", args=[secret]),
+        "custom_name_max": editing.MAX_CUSTOM_NAME,
+        "custom_notes_max": editing.MAX_CUSTOM_NOTES,
         **extra,
     }
 
