@@ -99,8 +99,9 @@
     };
     toggle.addEventListener("change", async () => {
       remember(page, toggle.checked);
-      if (toggle.checked) await keep(pdfs);
-      else {
+      if (toggle.checked) {
+        await keep(pdfs);
+      } else {
         rememberVersion(page, undefined);
         await forgetPdfs(pdfs);
       }
