@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from lists.models import Roster
+from lists.models import BattleScribeRoster, Roster
 from lists.web import offline_views
+from tests.test_battlescribe_pdf_delivery import flames_of_war, stored_roster  # noqa: F401 - the real data's fixture
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = (ROOT / "examples" / "heroes-all.yaml").read_text()
@@ -54,6 +55,16 @@ def test_the_service_worker_is_served_from_the_root_and_never_held_back_by_a_cac
     assert config["offlinePage"] == "/offline/" and config["myRostersKept"] == "/rosters/mine/kept/"
     assert "/static/css/site.css" in config["staticFiles"]
     assert all(client.get(url).status_code == 200 for url in config["staticFiles"])
+
+
+def test_the_service_worker_keeps_share_pages_under_both_kinds_of_roster_s_folder(client):
+    config = worker_config(client)
+
+    assert config["shareRoots"] == ["/r/", "/bs/r/"]
+    client.post("/rosters/import/", {"text": EXAMPLE})
+    roster = Roster.objects.get()
+    page = client.get(f"{config['shareRoots'][0]}{roster.share_id}/")
+    assert page.status_code == 200 and f"<h1>{roster.name}</h1>" in page.content.decode()
 
 
 def test_a_deploy_that_changes_the_pdf_templates_or_the_static_files_brings_a_new_version(client, monkeypatch):
@@ -113,6 +124,42 @@ def test_the_share_page_offers_to_keep_the_roster_offline(client):
     assert "Keep offline on this device" in html
     assert f'data-cards="/r/{roster.share_id}/cards.pdf?card=poker&amp;paper=a4"' in html
     assert f'data-list="/r/{roster.share_id}/list.pdf"' in html
+    fingerprint = re.search(r'<strong class="fingerprint">([^<]+)</strong>', html).group(1)
+    assert f'data-version="{fingerprint}"' in html  # kept PDFs of another fingerprint are fetched again
+
+
+@pytest.mark.usefixtures("flames_of_war")
+def test_a_battlescribe_share_page_offers_to_keep_it_with_the_pdfs_it_links_and_its_version(client):
+    kept, secret = stored_roster()
+    share = f"{worker_config(client)['shareRoots'][1]}{kept.share_id}/"
+
+    html = client.get(share).content.decode()
+
+    assert "<h1>Bulge breakout</h1>" in html and "Keep offline on this device" in html
+    assert f'data-cards="{share}cards.pdf" data-list="{share}list.pdf" data-version="1"' in html
+    assert f'<a href="{share}cards.pdf" id="download-cards" data-pdf-download>' in html  # the file the page links
+    for pdf in ("cards.pdf", "list.pdf"):
+        response = client.get(f"{share}{pdf}")
+        assert (response.status_code, response["Content-Type"]) == (200, "application/pdf")
+    renamed = client.post(
+        f"/bs/e/{secret}/change/",
+        {"action": "settings", "name": "Bulge counter-attack", "points_limit": "100", "version": kept.version},
+    )
+    assert renamed.status_code == 302
+    assert 'data-version="2"' in client.get(share).content.decode()  # the kept PDFs are now of an earlier version
+
+
+@pytest.mark.usefixtures("flames_of_war")
+def test_the_kept_my_rosters_links_a_battlescribe_roster_s_share_page_and_no_edit_link(client):
+    shared, _ = stored_roster()
+    client.post(f"/bs/r/{shared.share_id}/copy/")  # the visitor's own copy, remembered on this device
+    own = BattleScribeRoster.objects.get(name="Copy of Bulge breakout")
+
+    html = client.get("/rosters/mine/kept/").content.decode()
+
+    assert f'<a href="/bs/r/{own.share_id}/">Copy of Bulge breakout</a>' in html
+    assert "Flames of War" in html and "/e/" not in html and "None yet." not in html
+    assert f"/bs/r/{shared.share_id}/" not in html  # another's roster, only visited, is not this device's
 
 
 PRODUCTION_STORAGES = {

@@ -31,6 +31,8 @@ SERVICE_WORKER = "js/service-worker.js"
 # The static files every kept page uses, fetched when the worker installs.
 PAGE_STATIC_FILES = ("css/site.css", "js/offline.js", "js/copy.js", "icons/icon-192.png", "icons/icon-512.png")
 THEME_COLOUR = "#3b5d2a"  # the site's accent green (static/css/site.css)
+# Every kind of roster's share page, kept by the worker with the files beside it: ours, and BattleScribe rosters'.
+SHARE_PAGES = ("lists:share", "lists:bs-share")
 
 
 @cache
@@ -57,6 +59,11 @@ def offline_version() -> str:
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
 
 
+def share_roots() -> list[str]:
+    """The folders share pages live under (`/r/`, `/bs/r/`): one share id deeper is a roster's page."""
+    return [reverse(name, args=["-"]).removesuffix("-/") for name in SHARE_PAGES]
+
+
 def _static_urls() -> list[str]:
     htmx = re.findall(r'src="([^"]+)"', str(htmx_script()))
     return [static(name) for name in PAGE_STATIC_FILES] + htmx
@@ -71,6 +78,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "myRosters": reverse("lists:mine"),
         "myRostersKept": reverse("lists:mine-kept"),
         "home": reverse("lists:home"),
+        "shareRoots": share_roots(),
         # The folder static files are served from: the storage's base URL, not static(""), which a
         # manifest storage (production's) refuses, as "" names no file.
         "staticPrefix": staticfiles_storage.base_url,
@@ -120,4 +128,5 @@ def my_rosters_kept(request: HttpRequest) -> HttpResponse:
     """The "my rosters" page as a device keeps it for offline use: share links only, never an edit link."""
     hashes = [hash_secret(secret) for secret in remembered_secrets(request)]
     rosters = models.Roster.objects.filter(edit_secret_hash__in=hashes).select_related("system", "army")
-    return render(request, "lists/my_rosters_kept.html", {"rosters": rosters})
+    data_set_rosters = models.BattleScribeRoster.objects.filter(edit_secret_hash__in=hashes).select_related("data_set")
+    return render(request, "lists/my_rosters_kept.html", {"rosters": rosters, "data_set_rosters": data_set_rosters})

@@ -43,6 +43,7 @@
   // --- the share page's switch ----------------------------------------------------
 
   const KEPT = "kept-rosters"; // localStorage: the share pages whose PDFs this device keeps
+  const KEPT_VERSIONS = "kept-roster-versions"; // localStorage: each share page's version its kept PDFs are of
   const RENDER_WAIT_MS = 3000;
   const RENDER_GIVE_UP_MS = 10 * 60 * 1000;
 
@@ -61,10 +62,27 @@
     localStorage.setItem(KEPT, JSON.stringify([...kept]));
   }
 
+  function keptVersions() {
+    try {
+      return JSON.parse(localStorage.getItem(KEPT_VERSIONS) || "{}");
+    } catch (broken) {
+      return {};
+    }
+  }
+
+  function rememberVersion(page, version) {
+    const versions = keptVersions();
+    if (version === undefined) delete versions[page];
+    else versions[page] = version;
+    localStorage.setItem(KEPT_VERSIONS, JSON.stringify(versions));
+  }
+
+  // Any kind of roster's share page: the section names its PDFs and the roster's version (templates/lists/_keep_offline.html).
   function keepOfflineSwitch(section) {
     const page = location.pathname;
     const toggle = section.querySelector("[data-keep-switch]");
     const status = section.querySelector("[data-keep-status]");
+    const version = section.dataset.version;
     const pdfs = [
       ["unit cards", section.dataset.cards],
       ["organiser's list", section.dataset.list],
@@ -72,20 +90,32 @@
     section.hidden = false;
     toggle.checked = keptRosters().has(page);
     const show = async () => {
-      status.textContent = await keptSummary(page, pdfs);
+      const keptAt = keptVersions()[page]; // none for PDFs kept before versions were recorded: not known to be older
+      const older = toggle.checked && keptAt !== undefined && keptAt !== version && !(await missingPdfs(pdfs)).length;
+      status.textContent = await keptSummary(page, pdfs, older);
+    };
+    const keep = async (which) => {
+      if (await keepPdfs(which, status)) rememberVersion(page, version);
     };
     toggle.addEventListener("change", async () => {
       remember(page, toggle.checked);
-      if (toggle.checked) await keepPdfs(pdfs, status);
-      else await forgetPdfs(pdfs);
+      if (toggle.checked) {
+        await keep(pdfs);
+      } else {
+        rememberVersion(page, undefined);
+        await forgetPdfs(pdfs);
+      }
       await show();
     });
     show().then(async () => {
-      // Kept before a deploy replaced the PDFs: fetch them again while there is a signal.
-      if (toggle.checked && navigator.onLine && (await missingPdfs(pdfs)).length) {
-        await keepPdfs(pdfs, status);
-        await show();
-      }
+      if (!toggle.checked || !navigator.onLine) return;
+      // The roster changed since its PDFs were kept: fetch both again (the older ones stay until then).
+      // Else kept before a deploy replaced the PDFs: fetch those again while there is a signal.
+      const missing = await missingPdfs(pdfs);
+      if (keptVersions()[page] !== version) await keep(pdfs);
+      else if (missing.length) await keep(missing);
+      else return;
+      await show();
     });
   }
 
@@ -98,29 +128,31 @@
     return Boolean(navigator.serviceWorker.controller);
   }
 
+  // Fetches each PDF through the worker, which keeps it (replacing an older copy); true once all are kept.
   async function keepPdfs(pdfs, status) {
     if (!(await workerInCharge())) {
       status.textContent = "This browser cannot keep pages offline here.";
-      return;
+      return false;
     }
-    for (const [what, url] of await missingPdfs(pdfs)) {
+    for (const [what, url] of pdfs) {
       const started = Date.now();
       for (;;) {
         status.textContent = `Fetching the ${what}…`;
-        const response = await fetch(url, { credentials: "same-origin" }).catch(() => null);
+        const response = await fetch(url, { credentials: "same-origin", cache: "reload" }).catch(() => null);
         if (response && response.status === 200) {
           await keptSoon(url); // the worker stores it as it hands it over
           break;
         }
         if (!response || response.status === 503 || Date.now() - started > RENDER_GIVE_UP_MS) {
           status.textContent = `The ${what} could not be fetched: try again with a connection.`;
-          return;
+          return false;
         }
         // 202 while the PDF renders (429 when this device asked for too many at once): ask again shortly.
         status.textContent = `The ${what} is being prepared…`;
         await new Promise((resolve) => setTimeout(resolve, RENDER_WAIT_MS));
       }
     }
+    return true;
   }
 
   async function keptCopy(url, anyLayout) {
@@ -146,7 +178,7 @@
     }
   }
 
-  async function keptSummary(page, pdfs) {
+  async function keptSummary(page, pdfs, older) {
     const parts = [];
     const items = [
       ["this page", page],
@@ -157,7 +189,8 @@
       const copy = await keptCopy(url, url.includes(".pdf"));
       if (copy) parts.push(`${what} (${size((await copy.blob()).size)})`);
     }
-    const kept = parts.length ? `Kept on this device: ${parts.join(", ")}.` : "Nothing of this roster is kept on this device yet.";
+    let kept = parts.length ? `Kept on this device: ${parts.join(", ")}.` : "Nothing of this roster is kept on this device yet.";
+    if (older) kept += " Its unit cards and organiser's list are of an earlier version of this roster: open this page with a connection to fetch them again.";
     return navigator.onLine ? kept : `Offline: this is the copy kept on this device. ${kept}`;
   }
 

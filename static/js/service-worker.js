@@ -1,11 +1,14 @@
 // Keeps what a player needs at the table without a signal: each roster's share page, its
 // roster.yaml and its PDFs once downloaded, "my rosters", the home page and the static files.
-// Served by /sw.js, which puts CONFIG (this deploy's version and the files to fetch) above.
+// Served by /sw.js, which puts CONFIG (this deploy's version, the files to fetch and the folders
+// share pages live under: our rosters' /r/ and BattleScribe rosters' /bs/r/) above.
 // Never kept: the editor (/e/<secret>/), anything else, and every answer to a POST.
 const CACHE = `kept-${CONFIG.version}`;
-const SHARE_PAGE = /^\/r\/[^/]+\/$/;
-const ROSTER_FILE = /^\/r\/[^/]+\/roster\.yaml$/;
-const PDF = /^\/r\/[^/]+\/(cards|list)\.pdf$/;
+const asPattern = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const SHARED = `(?:${CONFIG.shareRoots.map(asPattern).join("|")})[^/]+/`; // a share page's folder, any kind of roster
+const SHARE_PAGE = new RegExp(`^${SHARED}$`);
+const ROSTER_FILE = new RegExp(`^${SHARED}roster\\.yaml$`);
+const PDF = new RegExp(`^${SHARED}(cards|list)\\.pdf$`);
 const EDITOR = /^\/e\//;
 
 self.addEventListener("install", (event) => {
@@ -78,6 +81,8 @@ async function networkFirst(event, keep, keepFirst = false) {
   try {
     response = await fetch(request);
   } catch (offline) {
+    // Asked for the network's copy ("keep offline" fetching a newer PDF): the kept one would pass for it.
+    if (request.cache === "reload") return Response.error();
     return (await keptCopy(request)) || offlinePage(request);
   }
   if (isWhole(response)) {
