@@ -9,14 +9,16 @@ The roster is the engine's, from the real Flames of War data in ../shared (tests
 
 import re
 import time
+from io import StringIO
 from pathlib import Path
 
+import pytest
+from django.core.management import call_command
 from django.test import Client, override_settings
 from playwright.sync_api import expect
 
-from tests.test_battlescribe_pdf_delivery import pdf_text, stored_roster
+from tests.test_battlescribe_pdf_delivery import FLAMES_OF_WAR, pdf_text, stored_roster
 from tests.test_browser import browser  # noqa: F401 - the browser suite's fixtures
-from tests.test_browser_battlescribe import site  # noqa: F401 - loads the Flames of War data, or skips
 from tests.test_browser_offline import (  # noqa: F401 - the offline suite's fixtures and helpers
     context,
     fetch_in_page,
@@ -29,6 +31,15 @@ from tests.test_browser_offline import (  # noqa: F401 - the offline suite's fix
 from tests.test_browser_pdf import run_the_worker_once
 
 KEEP = "text=Keep offline on this device"
+
+
+@pytest.fixture
+def site(live_server, transactional_db):
+    """The live site with the Flames of War data loaded, or a skip where ../shared lacks it."""
+    if not FLAMES_OF_WAR.is_dir():
+        pytest.skip(f"no data at {FLAMES_OF_WAR}")
+    call_command("load_battlescribe", str(FLAMES_OF_WAR), stdout=StringIO())
+    return live_server.url
 
 
 def downloaded_cards(page) -> tuple[str, str]:  # noqa: F811
