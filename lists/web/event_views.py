@@ -251,11 +251,12 @@ def submissions_json(request: HttpRequest, secret: str) -> HttpResponse:
     head = {
         "name": event.name,
         "game": event.data_set.game_system_id if event.data_set_id else event.system.key,
-        "game_name": event.game_label,
         "points_limit": event.points_limit,
         "deadline": event.deadline.isoformat(),
         "locked": event.locked,
     }
+    if event.data_set_id:  # the BattleScribe data the lists are checked against
+        head["data_set"] = {"name": event.data_set.name, "revision": event.data_set.revision}
     response = JsonResponse({"event": head, "submissions": export_rows(request, event)})
     return _noindex(response)
 
