@@ -12,6 +12,7 @@ from __future__ import annotations
 from datetime import timedelta
 from io import StringIO
 
+import lxml.html
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
@@ -79,9 +80,8 @@ def problems(response) -> list[str]:
     return [text(li) for li in page.xpath("//*[@id='submit-problems']//li")]
 
 
-def html_any(response):
-    import lxml.html
-
+def html_any(response) -> lxml.html.HtmlElement:
+    """A page of any status (a refusal is a 400 with the form and why)."""
     return lxml.html.fromstring(response.content.decode())
 
 
@@ -114,11 +114,8 @@ def test_an_event_of_a_data_set_takes_a_legal_list_by_link_or_file_and_shows_its
 
     rows = table_rows(client, organiser)
     assert rows["Aino"]["roster"] == "Finland test" and rows["Aino"]["Army"] == "Finland"
-    assert (rows["Aino"]["Points"], rows["Aino"]["Verdict"], rows["Aino"]["Errors"]) == (
-        f"{kept.points:g}",
-        "Legal",
-        "0",
-    )
+    aino = (rows["Aino"]["Points"], rows["Aino"]["Verdict"], rows["Aino"]["Errors"])
+    assert aino == (f"{kept.points:g}", "Legal", "0")
     assert rows["Eero"]["Points"] == f"{kept.points:g}" and rows["Eero"]["Verdict"] == "Legal"
     first, second = Submission.objects.order_by("pk")
     assert first.fingerprint == second.fingerprint  # the same list by link or by file
