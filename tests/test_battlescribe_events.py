@@ -111,14 +111,18 @@ def test_an_event_of_a_data_set_takes_a_legal_list_by_link_or_file_and_shows_its
     ros = client.get(f"/bs/r/{kept.share_id}/roster.ros").content
     by_file = client.post(f"{public}submit/", {"player": "Eero", "file": SimpleUploadedFile("platoon.ros", ros)})
     assert by_file.status_code == 200
+    rosz = client.get(f"/bs/r/{kept.share_id}/roster.rosz").content
+    zipped = client.post(f"{public}submit/", {"player": "Helmi", "file": SimpleUploadedFile("platoon.rosz", rosz)})
+    assert zipped.status_code == 200
 
     rows = table_rows(client, organiser)
     assert rows["Aino"]["roster"] == "Finland test" and rows["Aino"]["Army"] == "Finland"
     aino = (rows["Aino"]["Points"], rows["Aino"]["Verdict"], rows["Aino"]["Errors"])
     assert aino == (f"{kept.points:g}", "Legal", "0")
-    assert rows["Eero"]["Points"] == f"{kept.points:g}" and rows["Eero"]["Verdict"] == "Legal"
-    first, second = Submission.objects.order_by("pk")
-    assert first.fingerprint == second.fingerprint  # the same list by link or by file
+    for other in ("Eero", "Helmi"):
+        assert (rows[other]["Points"], rows[other]["Verdict"]) == (f"{kept.points:g}", "Legal")
+    first, second, third = Submission.objects.order_by("pk")
+    assert first.fingerprint == second.fingerprint == third.fingerprint  # the same list by link, .ros or .rosz
     assert first.ros_xml.startswith("<?xml") and 'gameSystemRevision="3"' in first.ros_xml
 
     client.post(f"{organiser}publish/")
@@ -212,6 +216,7 @@ def test_a_list_not_legal_is_taken_and_flagged_with_its_findings(client, data_se
     assert rows["Aino"]["Verdict"].startswith("Not legal") and rows["Aino"]["Errors"] != "0"
     assert "must have 1 more selections of Headquarters (minimum 1)" in rows["Aino"]["Verdict"]
     assert rows["Eero"]["Verdict"].startswith("Not legal") and "battlescribe.cost_limit" in rows["Eero"]["Verdict"]
+    assert f"over the points limit by {too_big.points - 120:g}" in rows["Eero"]["Verdict"]
     assert rows["Eero"]["Points"] == f"{too_big.points:g}"
     page = html(client.get(f"{organiser}?show=not-legal"))
     assert len(page.xpath("//table[@class='submissions']/tbody/tr")) == 2
