@@ -262,3 +262,26 @@ def test_every_organiser_page_of_a_data_set_event_answers_and_the_editor_submits
     assert client.get(f"{organiser}s/{submission.id}/cards.pdf").status_code == 404
     own = Client().get(html(response).xpath("//*[@id='submission-link']")[0].text)
     assert own.status_code == 200 and f"{kept.points:g} / 1000 pts" in own.content.decode()
+
+
+@pytest.mark.usefixtures("real_packs")
+def test_an_event_of_our_own_game_refuses_a_data_sets_roster_saying_so(client, data_sets):
+    konflikt = data_set_of(KONFLIKT)
+    deadline = (timezone.now() + timedelta(days=7)).strftime("%Y-%m-%dT%H:%M")
+    sent = {"name": "Spring", "date": "2027-04-10", "game": "bolt-action-2e", "points_limit": 500, "deadline": deadline}
+    assert client.post("/events/new/", sent).status_code == 302
+    public = f"/events/{Event.objects.get().public_id}/"
+    kept = finnish_list(client)
+    ros = SimpleUploadedFile("platoon.ros", client.get(f"/bs/r/{kept.share_id}/roster.ros").content)
+
+    by_file = problems(client.post(f"{public}submit/", {"player": "Aino", "file": ros}))
+    by_link = problems(client.post(f"{public}submit/", {"player": "Aino", "share_link": share_link(kept)}))
+
+    assert by_file == [
+        f"This roster is of {konflikt.name}; Spring is played with Bolt Action (2nd edition): submit a roster of it."
+    ]
+    assert by_link == [
+        f"That share link is of a {konflikt.name} roster; Spring is played with Bolt Action (2nd edition): "
+        "submit a roster of it."
+    ]
+    assert not Submission.objects.exists()

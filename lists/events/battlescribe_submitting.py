@@ -20,7 +20,13 @@ from lists import models
 from lists.event_models import Event, Submission
 from lists.events.refusals import SubmissionRefused
 from lists.rosters.battlescribe_data_editing import set_points_limit
-from lists.rosters.battlescribe_data_rosters import DataSetRoster, read_data_set_roster, read_root, revision_of
+from lists.rosters.battlescribe_data_rosters import (
+    DataSetRoster,
+    is_data_set_roster,
+    read_data_set_roster,
+    read_root,
+    revision_of,
+)
 from lists.rosters.battlescribe_fingerprint import battlescribe_fingerprint
 from lists.rosters.battlescribe_reading import is_battlescribe
 from lists.rosters.format import RosterFileInvalid
@@ -49,6 +55,21 @@ def from_file(event: Event, raw: bytes, filename: str) -> RosterXml:
     if not is_battlescribe(raw, filename):
         raise SubmissionRefused(f"{event.name} is played with {event.game_label}: {what_to_submit(event)}.")
     return RosterXml(raw)
+
+
+def data_set_game(raw: bytes, filename: str) -> str:
+    """The name of the loaded data set's game a .ros/.rosz is of, or "" (not such a roster, or unreadable: the
+    import's own reading says why)."""
+    if not is_battlescribe(raw, filename):
+        return ""
+    try:
+        root, _ = read_root(raw)
+    except RosterFileInvalid:
+        return ""
+    if not is_data_set_roster(root):
+        return ""
+    loaded = models.BattleScribeDataSet.objects.filter(game_system_id=root.get("gameSystemId") or "").first()
+    return loaded.name if loaded else ""
 
 
 def from_share_id(event: Event, share_id: str) -> RosterXml:

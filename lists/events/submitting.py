@@ -126,21 +126,21 @@ def document_from_share_link(text: str) -> dict:
     try:
         roster = roster_for_share(share_id)
     except Http404:
-        other = models.BattleScribeRoster.objects.select_related("data_set").filter(share_id=share_id).first()
-        if other is not None:
-            raise SubmissionRefused(
-                f"That share link is of a {other.data_set.name} roster; this event is played with one of our own "
-                "games: submit a roster of its game."
-            ) from None
         raise SubmissionRefused("No roster has that share link: check you pasted the whole address.") from None
     return document_from_roster(roster)
 
 
 def listing_from_share_link(event: Event, text: str) -> dict | battlescribe.RosterXml:
     """What a pasted share link holds, as the event takes it: our roster's mapping, or a BattleScribe roster."""
-    if not event.data_set_id:
-        return document_from_share_link(text)
     share_id = share_id_from_link(text)
+    if not event.data_set_id:
+        other = models.BattleScribeRoster.objects.select_related("data_set").filter(share_id=share_id or "").first()
+        if other is not None:
+            raise SubmissionRefused(
+                f"That share link is of a {other.data_set.name} roster; {event.name} is played with "
+                f"{event.game_label}: submit a roster of it."
+            )
+        return document_from_share_link(text)
     if share_id is None:
         raise SubmissionRefused(
             "That is not a share link of this site: paste the address of a roster's share page (…/bs/r/…/)."
@@ -152,6 +152,11 @@ def listing_from_file(event: Event, raw: bytes, filename: str) -> dict | battles
     """An uploaded roster file, as the event takes it (see listing_from_share_link)."""
     if event.data_set_id:
         return battlescribe.from_file(event, raw, filename)
+    other_game = battlescribe.data_set_game(raw, filename)
+    if other_game:
+        raise SubmissionRefused(
+            f"This roster is of {other_game}; {event.name} is played with {event.game_label}: submit a roster of it."
+        )
     return document_from_file(raw, filename)
 
 
