@@ -5,29 +5,47 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('lists', '0028_roster_unit_note'),
+        ("lists", "0028_roster_unit_note"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='event',
-            name='data_set',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='events', to='lists.battlescribedataset'),
+            model_name="event",
+            name="data_set",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="events",
+                to="lists.battlescribedataset",
+            ),
         ),
         migrations.AddField(
-            model_name='submission',
-            name='ros_xml',
-            field=models.TextField(blank=True, default=''),
+            model_name="submission",
+            name="ros_xml",
+            field=models.TextField(blank=True, default=""),
         ),
         migrations.AlterField(
-            model_name='event',
-            name='system',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='events', to='lists.gamesystem'),
+            model_name="event",
+            name="system",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="events",
+                to="lists.gamesystem",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='event',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('data_set__isnull', True), ('system__isnull', False)), models.Q(('data_set__isnull', False), ('system__isnull', True)), _connector='OR'), name='event_game_is_a_pack_or_a_data_set'),
+            model_name="event",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("data_set__isnull", True), ("system__isnull", False)),
+                    models.Q(("data_set__isnull", False), ("system__isnull", True)),
+                    _connector="OR",
+                ),
+                name="event_game_is_a_pack_or_a_data_set",
+            ),
         ),
     ]
