@@ -16,7 +16,13 @@ class Event(models.Model):
     organiser_secret_hash = models.CharField(max_length=64, unique=True)
     name = models.CharField(max_length=120)
     date = models.DateField()
-    system = models.ForeignKey("lists.GameSystem", on_delete=models.PROTECT, related_name="events")
+    # The game: one of our packs, or a loaded BattleScribe data set at one revision (exactly one of the two).
+    system = models.ForeignKey(
+        "lists.GameSystem", on_delete=models.PROTECT, related_name="events", null=True, blank=True
+    )
+    data_set = models.ForeignKey(
+        "lists.BattleScribeDataSet", on_delete=models.PROTECT, related_name="events", null=True, blank=True
+    )
     points_limit = models.PositiveIntegerField()
     max_order_dice = models.PositiveIntegerField(null=True, blank=True)  # games with order dice only
     allowed_armies = models.JSONField(default=list, blank=True)  # army keys; empty: every army
@@ -31,9 +37,23 @@ class Event(models.Model):
     class Meta:
         app_label = "lists"
         ordering = ["-date"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(system__isnull=False, data_set__isnull=True)
+                | models.Q(system__isnull=True, data_set__isnull=False),
+                name="event_game_is_a_pack_or_a_data_set",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def game_label(self) -> str:
+        """The game as its pages name it: a pack's name, or a data set's name and the revision lists are checked by."""
+        if self.data_set_id:
+            return f"{self.data_set.name} revision {self.data_set.revision}"
+        return self.system.name
 
 
 class Submission(models.Model):
@@ -47,7 +67,9 @@ class Submission(models.Model):
     # Only a SHA-256 of the player's own secret (their submission link) is kept; "" for lists submitted
     # before submissions had owners: only the organiser can remove those.
     owner_secret_hash = models.CharField(max_length=64, blank=True, default="", db_index=True)
-    document = models.JSONField()  # export_roster() of the list when it was submitted
+    document = models.JSONField()  # export_roster() of the list when it was submitted ({} for a BattleScribe list)
+    # A list of a BattleScribe data set: the .ros XML as submitted, read again against the event's data set.
+    ros_xml = models.TextField(blank=True, default="")
     fingerprint = models.CharField(max_length=40)  # the list's own fingerprint, as its printed list shows
     roster_name = models.CharField(max_length=120)
     army_name = models.CharField(max_length=200)

@@ -6,6 +6,7 @@ from lists.web import (
     battlescribe_roster_views,
     edit_views,
     editor_page,
+    event_battlescribe_views,
     event_player_views,
     event_views,
     game_views,
@@ -96,7 +97,13 @@ urlpatterns = [
         name="event-remove",
     ),
     path("events/o/<str:secret>/s/<int:submission_id>/cards.pdf", event_views.submission_cards, name="event-cards"),
+    path(
+        "events/o/<str:secret>/s/<int:submission_id>/roster.ros",
+        event_battlescribe_views.submission_ros,
+        name="event-ros",
+    ),
     path("e/<str:secret>/submit-to-event/", event_player_views.submit_roster, name="submit-to-event"),
+    path("bs/e/<str:secret>/submit-to-event/", event_player_views.submit_data_set_roster, name="bs-submit-to-event"),
     # Organisers check a printed fingerprint.
     path("verify/", verify_views.verify, name="verify-form"),
     path("verify/<str:code>/", verify_views.verify, name="verify"),

@@ -6,6 +6,9 @@ judge), with the event's points limit, order-dice cap, year and period put in
 place of the roster's own, plus the event's findings: an army it does not allow,
 house rules where it allows none. Each check is cached by the list's content and
 the event's settings, so the organiser's table of 256 lists is read, not re-judged.
+An event of a loaded BattleScribe data set takes that game's rosters instead, read
+and judged by the engine (battlescribe_submitting); storing, replacing, withdrawing
+and the table's figures are the same for both.
 """
 
 from __future__ import annotations
@@ -25,7 +28,9 @@ from django.utils import timezone
 
 from lists import models
 from lists.event_models import MAX_SUBMISSIONS, Event, Submission
-from lists.gamedata.loading import GameData, roster_snapshot
+from lists.events import battlescribe_submitting as battlescribe
+from lists.events.refusals import SubmissionRefused
+from lists.gamedata.loading import GameData, game_data, roster_snapshot
 from lists.gamedata.snapshot import RosterSnapshot
 from lists.rosters.files import RosterFileInvalid, dump_json, export_roster, load_roster_file
 from lists.rosters.fingerprint import fingerprint
@@ -41,9 +46,7 @@ SHARE_LINK = re.compile(r"(?:^|/)r/([A-Za-z0-9_-]{1,32})/?(?:[?#].*)?$|^([A-Za-z
 OWN_LINK = re.compile(r"(?:^|/)events/mine/([A-Za-z0-9_-]{20,100})/?(?:[?#].*)?$")
 EVENT_LINK = re.compile(r"(?:^|/)events/([A-Za-z0-9_-]{1,32})/?(?:[?#].*)?$|^([A-Za-z0-9_-]{8,32})$")
 
-
-class SubmissionRefused(Exception):
-    """A submission the event does not take; the message says why and what to do."""
+__all__ = ["SubmissionRefused"]  # raised for every kind of event; views catch it from here
 
 
 @dataclass(frozen=True)
@@ -63,7 +66,7 @@ def event_for_organiser(secret: str) -> Event:
     """The event this organiser's secret opens; 404 for any wrong secret, so guesses learn nothing."""
     if len(secret) > 100:
         raise Http404
-    event = Event.objects.select_related("system").filter(organiser_secret_hash=hash_secret(secret)).first()
+    event = Event.objects.select_related("system", "data_set").filter(organiser_secret_hash=hash_secret(secret)).first()
     if event is None:
         raise Http404
     return event
@@ -72,7 +75,7 @@ def event_for_organiser(secret: str) -> Event:
 def event_for_public(public_id: str) -> Event:
     if len(public_id) > 32:
         raise Http404
-    event = Event.objects.select_related("system").filter(public_id=public_id).first()
+    event = Event.objects.select_related("system", "data_set").filter(public_id=public_id).first()
     if event is None:
         raise Http404
     return event
@@ -127,6 +130,36 @@ def document_from_share_link(text: str) -> dict:
     return document_from_roster(roster)
 
 
+def listing_from_share_link(event: Event, text: str) -> dict | battlescribe.RosterXml:
+    """What a pasted share link holds, as the event takes it: our roster's mapping, or a BattleScribe roster."""
+    share_id = share_id_from_link(text)
+    if not event.data_set_id:
+        other = models.BattleScribeRoster.objects.select_related("data_set").filter(share_id=share_id or "").first()
+        if other is not None:
+            raise SubmissionRefused(
+                f"That share link is of a {other.data_set.name} roster; {event.name} is played with "
+                f"{event.game_label}: submit a roster of it."
+            )
+        return document_from_share_link(text)
+    if share_id is None:
+        raise SubmissionRefused(
+            "That is not a share link of this site: paste the address of a roster's share page (…/bs/r/…/)."
+        )
+    return battlescribe.from_share_id(event, share_id)
+
+
+def listing_from_file(event: Event, raw: bytes, filename: str) -> dict | battlescribe.RosterXml:
+    """An uploaded roster file, as the event takes it (see listing_from_share_link)."""
+    if event.data_set_id:
+        return battlescribe.from_file(event, raw, filename)
+    other_game = battlescribe.data_set_game(raw, filename)
+    if other_game:
+        raise SubmissionRefused(
+            f"This roster is of {other_game}; {event.name} is played with {event.game_label}: submit a roster of it."
+        )
+    return document_from_file(raw, filename)
+
+
 def document_from_file(raw: bytes, filename: str) -> dict:
     """A roster file read as the site's import reads it (every format it takes), as a file's mapping."""
     try:
@@ -167,15 +200,28 @@ def submission_for_owner(secret: str) -> Submission:
     """The submission this player's secret opens; 404 for any wrong secret, so guesses learn nothing."""
     if not secret or len(secret) > 100:
         raise Http404
-    found = Submission.objects.select_related("event__system").filter(owner_secret_hash=hash_secret(secret)).first()
+    found = (
+        Submission.objects.select_related("event__system", "event__data_set")
+        .filter(owner_secret_hash=hash_secret(secret))
+        .first()
+    )
     if found is None:
         raise Http404
     return found
 
 
-def _read(event: Event, document: dict) -> dict:
+def _read(event: Event, document: dict | battlescribe.RosterXml) -> dict:
     """The list read, checked against the event's game and fingerprinted: the slow part, done before the
     write transaction so no other writer waits on it."""
+    if event.data_set_id:
+        if not isinstance(document, battlescribe.RosterXml):  # a roster of our own games, from its editor
+            raise SubmissionRefused(
+                f"{event.name} is played with {event.game_label}, not with one of our own games' rosters: "
+                f"{battlescribe.what_to_submit(event)}."
+            )
+        return battlescribe.read(event, document)
+    if isinstance(document, battlescribe.RosterXml):  # from a BattleScribe roster's editor
+        raise SubmissionRefused(f"{event.name} is played with {event.game_label}: submit a roster of that game.")
     try:
         resolved = load_roster_file(dump_json(document).encode(), "roster.json")
     except RosterFileInvalid as invalid:
@@ -197,7 +243,7 @@ def _open_event(event_id: int) -> tuple[Event, datetime]:
     """The event as it is now, read first in the write transaction (on PostgreSQL its row locked; on SQLite the
     transaction begins IMMEDIATE, holding the write lock): a lock or the deadline that came while the list was
     read is seen here. Refused with the reason if it takes no lists now."""
-    event = Event.objects.select_for_update(of=("self",)).select_related("system").get(id=event_id)
+    event = Event.objects.select_for_update(of=("self",)).select_related("system", "data_set").get(id=event_id)
     now = timezone.now()
     reason = closed_reason(event, now)
     if reason:
@@ -218,7 +264,9 @@ def taken_message(event: Event, player: str, holder: str) -> str:
     )
 
 
-def submit(event: Event, player: str, document: dict, secrets: Iterable[str] = ()) -> Submitted:
+def submit(
+    event: Event, player: str, document: dict | battlescribe.RosterXml, secrets: Iterable[str] = ()
+) -> Submitted:
     """Freeze `document` as `player`'s list for the event, checked and stored in one transaction that reads the
     event's lock and deadline again at its start, then judged for the organiser's table (stored with it). A
     name already taken (or one that reads the same) is the player's to replace only with their secret, one of
@@ -228,7 +276,7 @@ def submit(event: Event, player: str, document: dict, secrets: Iterable[str] = (
     return submitted
 
 
-def _store(event: Event, player: str, document: dict, secrets: Iterable[str]) -> Submitted:
+def _store(event: Event, player: str, document: dict | battlescribe.RosterXml, secrets: Iterable[str]) -> Submitted:
     reason = closed_reason(event)
     if reason:  # refused before the list is read, when it is plain already
         raise SubmissionRefused(reason)
@@ -343,6 +391,11 @@ def pack_versions(event: Event) -> list[tuple[str, str]]:
     return [(event.system.key, event.system.version)]
 
 
+def allowed_armies(event: Event) -> list[str]:
+    """The names of the armies the event allows (none listed: any); a BattleScribe event allows any."""
+    return [] if event.data_set_id else allowed_army_names(event, game_data(event.system))
+
+
 def allowed_army_names(event: Event, data: GameData) -> list[str]:
     names = {army.key: army.name for army in data.armies.values()}
     return [names.get(key, key) for key in event.allowed_armies]
@@ -360,6 +413,8 @@ def check(event: Event, submission: Submission) -> CheckedList:
 
 def settings_digest(event: Event) -> str:
     """Everything about the event a verdict depends on, with its game's content, as a short digest."""
+    if event.data_set_id:
+        return battlescribe.settings_digest(event)
     values = [
         event.system.content_hash,
         event.name,
@@ -379,11 +434,15 @@ def summary(event: Event, submission: Submission) -> dict:
     digest = settings_digest(event)
     if submission.verdict is not None and submission.verdict_digest == digest:
         return submission.verdict
-    content = hashlib.sha256(json.dumps(submission.document, sort_keys=True).encode()).hexdigest()
+    if event.data_set_id:
+        content, judge_list = battlescribe.content_key(submission), battlescribe.summarise
+    else:
+        content = hashlib.sha256(json.dumps(submission.document, sort_keys=True).encode()).hexdigest()
+        judge_list = _summarise
     key = f"event-check:{digest}:{content}"
     found = cache.get(key)
     if found is None:
-        found = _summarise(event, submission)
+        found = judge_list(event, submission)
         cache.set(key, found, CHECK_SECONDS)
     Submission.objects.filter(id=submission.id, submitted_at=submission.submitted_at).update(
         verdict=found, verdict_digest=digest

@@ -12,6 +12,29 @@ from lists.rules.validation import NAME_MAX_LENGTH, POINTS_LIMIT_MAX, SETTING_NU
 from lists.web.army_choices import army_groups
 from lists.web.forms import NameField
 
+DATA_SET_PREFIX = "data-set-"  # a BattleScribe data set in the game select: "data-set-<id>"
+# The settings our packs define and a BattleScribe data set's rules do not: left empty for its events.
+PACK_ONLY = {
+    "max_order_dice": "order-dice cap",
+    "allowed_armies": "list of armies",
+    "year": "year",
+    "period": "period",
+    "house_rules_allowed": "house rules",
+}
+
+
+def data_set_value(data_set: models.BattleScribeDataSet) -> str:
+    return f"{DATA_SET_PREFIX}{data_set.pk}"
+
+
+def data_set_from(value) -> models.BattleScribeDataSet | None:
+    """The data set a game select's value names, or None (another value, or no such data set)."""
+    text = str(value or "").strip()
+    number = text.removeprefix(DATA_SET_PREFIX)
+    if not text.startswith(DATA_SET_PREFIX) or not number.isdigit() or len(number) > 12:
+        return None
+    return models.BattleScribeDataSet.objects.filter(pk=int(number)).first()
+
 
 def picked_game(form: forms.Form) -> models.GameSystem | None:
     """The game the form is for: the one sent, else the one it starts with, else the first game."""
@@ -25,12 +48,18 @@ def picked_game(form: forms.Form) -> models.GameSystem | None:
 
 
 class GameChoice(forms.ModelChoiceField):
-    """A game by its pack key (what the form's select sends), or by its name as a script might send it."""
+    """A game by its pack key (what the form's select sends), or by its name as a script might send it; or a
+    loaded BattleScribe data set at one revision (`data-set-<id>`)."""
 
     def to_python(self, value):
         if value in self.empty_values:
             return None
         text = str(value).strip()
+        if text.startswith(DATA_SET_PREFIX):
+            data_set = data_set_from(text)
+            if data_set is None:
+                raise forms.ValidationError(self.error_messages["invalid_choice"], code="invalid_choice")
+            return data_set
         found = self.queryset.filter(key=text).first() or self.queryset.filter(name__iexact=text).first()
         if found is None:
             raise forms.ValidationError(self.error_messages["invalid_choice"], code="invalid_choice")
@@ -81,13 +110,21 @@ class EventForm(forms.Form):
         self.fields["period"].widget = forms.Select(choices=[("", "—"), *periods])
         # The armies of the event's game only, grouped by nation, each named with its nation where another
         # nation has a list of the same name; another game's armies come with that game (htmx, or the button).
-        self.system = picked_game(self)
-        self.game_key = self.system.key if self.system else ""
+        value = self.data.get("game") if self.is_bound else self.initial.get("game")
+        self.data_set = data_set_from(value)
+        self.data_sets = [
+            (data_set_value(data_set), f"{data_set.name} revision {data_set.revision}")
+            for data_set in models.BattleScribeDataSet.objects.order_by("name", "-revision", "-pk")
+        ]
+        self.system = None if self.data_set else picked_game(self)
+        self.game_key = data_set_value(self.data_set) if self.data_set else (self.system.key if self.system else "")
         self.fields["allowed_armies"].choices = army_groups([self.system], value="key") if self.system else []
 
     def clean(self):
         cleaned = super().clean()
         system = cleaned.get("game")
+        if isinstance(system, models.BattleScribeDataSet):
+            return self._clean_data_set_event(cleaned, system)
         if system is None:
             return cleaned
         armies = {army.key: army.key for army in models.Army.objects.filter(system=system)}
@@ -112,9 +149,29 @@ class EventForm(forms.Form):
             cleaned["period"] = periods.get(period, periods.get(period.casefold()))
         if cleaned.get("year") is not None and not system.config.get("uses_years"):
             self.add_error("year", f"{system.name} lists are not set in a year: leave it empty.")
+        self._clean_deadline(cleaned)
+        return cleaned
+
+    def refused_pack_fields(self) -> list[forms.BoundField]:
+        """Our packs' settings sent for a BattleScribe event: shown again, with why, so they can be cleared."""
+        return [self[name] for name in PACK_ONLY if self[name].errors]
+
+    def _clean_deadline(self, cleaned: dict) -> None:
         deadline = cleaned.get("deadline")
         if deadline is not None and deadline < timezone.now():
             self.add_error("deadline", "The deadline has already passed: pick a later time.")
+
+    def _clean_data_set_event(self, cleaned: dict, data_set: models.BattleScribeDataSet) -> dict:
+        """A BattleScribe event checks lists by its data's own rules and the points limit: our packs' settings
+        are refused (the form hides them; a script may still send them)."""
+        for name, label in PACK_ONLY.items():
+            if cleaned.get(name) not in (None, "", [], False):
+                self.add_error(
+                    name,
+                    f"An event of {data_set.name} takes no {label}: its lists are checked by the game's data "
+                    "and the points limit only. Leave it empty.",
+                )
+        self._clean_deadline(cleaned)
         return cleaned
 
 

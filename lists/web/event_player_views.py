@@ -20,8 +20,8 @@ from django_ratelimit.core import is_ratelimited
 
 from lists.event_models import Event, Submission
 from lists.events import submitting
-from lists.gamedata.loading import game_data
-from lists.rosters.sharing import hash_secret, roster_for_edit
+from lists.events.battlescribe_submitting import RosterXml
+from lists.rosters.sharing import data_set_roster_for_edit, hash_secret, roster_for_edit
 from lists.web.event_forms import ListForm, SubmitForm, SubmitRosterForm
 from lists.web.page_helpers import limit_creation, too_many_requests
 
@@ -69,7 +69,7 @@ def _context(request: HttpRequest, event: Event, form: SubmitForm | None = None,
         "mine": [s for s in submissions if s.owner_secret_hash and s.owner_secret_hash in owned],
         "form": form or SubmitForm(),
         "closed": submitting.closed_reason(event),
-        "allowed": submitting.allowed_army_names(event, game_data(event.system)),
+        "allowed": submitting.allowed_armies(event),
         **extra,
     }
 
@@ -90,11 +90,12 @@ def public_event(request: HttpRequest, public_id: str) -> HttpResponse:
     return _private(render(request, "lists/event_public.html", _context(request, event)))
 
 
-def _document(form: ListForm) -> dict:
+def _document(event: Event, form: ListForm) -> dict | RosterXml:
+    """The list the form brings, as the event takes it (our roster's mapping, or a BattleScribe roster)."""
     if form.cleaned_data["file"] is not None:
         upload = form.cleaned_data["file"]
-        return submitting.document_from_file(upload.read(), upload.name or "")
-    return submitting.document_from_share_link(form.cleaned_data["share_link"])
+        return submitting.listing_from_file(event, upload.read(), upload.name or "")
+    return submitting.listing_from_share_link(event, form.cleaned_data["share_link"])
 
 
 def _submitted(request: HttpRequest, submitted: submitting.Submitted) -> HttpResponse:
@@ -116,7 +117,7 @@ def submit(request: HttpRequest, public_id: str) -> HttpResponse:
     if form.is_valid():
         try:
             player, secrets = form.cleaned_data["player"], remembered(request, event)
-            return _submitted(request, submitting.submit(event, player, _document(form), secrets))
+            return _submitted(request, submitting.submit(event, player, _document(event, form), secrets))
         except submitting.SubmissionRefused as refused:
             form.add_error(None, str(refused))
         event = submitting.event_for_public(public_id)  # as it is now: it may have locked meanwhile
@@ -128,6 +129,17 @@ def submit_roster(request: HttpRequest, secret: str) -> HttpResponse:
     """From a roster's editor: submit the roster as it stands now to the event whose link (or the player's own
     submission link) is pasted."""
     roster = roster_for_edit(secret)
+    return _submit_from_editor(request, lambda: submitting.document_from_roster(roster))
+
+
+@require_POST
+def submit_data_set_roster(request: HttpRequest, secret: str) -> HttpResponse:
+    """From a BattleScribe roster's editor: as submit_roster, the roster's .ros as it stands now."""
+    kept = data_set_roster_for_edit(secret)
+    return _submit_from_editor(request, lambda: RosterXml(kept.ros_xml.encode()))
+
+
+def _submit_from_editor(request: HttpRequest, listing) -> HttpResponse:
     if is_ratelimited(request, group="create", key="ip", rate=settings.ROSTER_CREATE_RATE, increment=True):
         return too_many_requests(request, None)
     form = SubmitRosterForm(request.POST)
@@ -136,12 +148,14 @@ def submit_roster(request: HttpRequest, secret: str) -> HttpResponse:
         link = form.cleaned_data["event_link"]
         own = submitting.own_secret_from_link(link)
         if own is not None:
-            found = Submission.objects.select_related("event__system").filter(owner_secret_hash=hash_secret(own))
+            found = Submission.objects.select_related("event__system", "event__data_set").filter(
+                owner_secret_hash=hash_secret(own)
+            )
             owned = found.first()
             event, player, secrets = (owned.event, owned.player, [own]) if owned else (None, "", [])
         else:
             public_id = submitting.public_id_from_link(link)
-            event = Event.objects.select_related("system").filter(public_id=public_id or "").first()
+            event = Event.objects.select_related("system", "data_set").filter(public_id=public_id or "").first()
             player = form.cleaned_data["player"]
             secrets = remembered(request, event) if event else []
         if event is None:
@@ -152,9 +166,7 @@ def submit_roster(request: HttpRequest, secret: str) -> HttpResponse:
         problems += [error for errors in form.errors.values() for error in errors]
     if not problems:
         try:
-            return _submitted(
-                request, submitting.submit(event, player, submitting.document_from_roster(roster), secrets)
-            )
+            return _submitted(request, submitting.submit(event, player, listing(), secrets))
         except submitting.SubmissionRefused as refused:
             problems.append(str(refused))
     context = {"title": "The list was not submitted", "problems": problems}
@@ -176,12 +188,12 @@ def own_submission(request: HttpRequest, secret: str) -> HttpResponse:
         status = 400
         if form.is_valid():
             try:
-                submitted = submitting.submit(event, submission.player, _document(form), [secret])
+                submitted = submitting.submit(event, submission.player, _document(event, form), [secret])
                 submission, form, status = submitted.submission, ListForm(), 200
                 done = f"{submission.player}'s list replaced the earlier one."
             except submitting.SubmissionRefused as refused:
                 form.add_error(None, str(refused))
-        event = Event.objects.select_related("system").get(id=event.id)
+        event = Event.objects.select_related("system", "data_set").get(id=event.id)
     context = {
         "event": event,
         "submission": submission,
@@ -189,7 +201,7 @@ def own_submission(request: HttpRequest, secret: str) -> HttpResponse:
         "done": done,
         "verdict": submitting.summary(event, submission),
         "closed": submitting.closed_reason(event),
-        "allowed": submitting.allowed_army_names(event, game_data(event.system)),
+        "allowed": submitting.allowed_armies(event),
         "secret": secret,
     }
     response = render(request, "lists/event_mine.html", context, status=status)

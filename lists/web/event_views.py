@@ -22,8 +22,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from lists.cards import list_context
 from lists.event_models import MAX_SUBMISSIONS, Event, Submission
 from lists.events import print_pack, submitting
-from lists.gamedata.loading import game_data
+from lists.models import BattleScribeDataSet
 from lists.rosters.sharing import hash_secret, new_edit_secret, new_share_id
+from lists.web import event_battlescribe_views
 from lists.web.event_forms import EventForm
 from lists.web.page_helpers import download_name, limit_creation, limit_pages, pdf_or_job
 
@@ -62,16 +63,19 @@ def new_event(request: HttpRequest) -> HttpResponse:
     """The form to run an event; creating it opens the organiser's page by its secret link."""
     form = EventForm(request.POST) if request.method == "POST" else EventForm(initial=_initial(request))
     if request.htmx and request.method == "GET":  # the game changed: its armies
-        return render(request, "lists/event_new.html#armies", {"form": form})
+        return render(request, "lists/event_new.html#pack-fields", {"form": form})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        game = data["game"]  # one of our games, or a loaded BattleScribe data set at its revision
+        data_set = game if isinstance(game, BattleScribeDataSet) else None
         secret = new_edit_secret()
         Event.objects.create(
             public_id=new_share_id(),
             organiser_secret_hash=hash_secret(secret),
             name=data["name"].strip(),
             date=data["date"],
-            system=data["game"],
+            system=None if data_set else game,
+            data_set=data_set,
             points_limit=data["points_limit"],
             max_order_dice=data["max_order_dice"],
             allowed_armies=data["allowed_armies"],
@@ -140,11 +144,15 @@ def organiser(request: HttpRequest, secret: str) -> HttpResponse:
         "not_legal_count": sum(1 for row in rows if not row["valid"]),
         "not_legal": not_legal,
         "sort": sort,
-        "columns": [(key, label, f"-{key}" if sort == key else key) for key, label in COLUMNS],
+        "columns": [
+            (key, label, f"-{key}" if sort == key else key)
+            for key, label in COLUMNS
+            if not (event.data_set_id and key == "order_dice")  # a BattleScribe game has no order dice here
+        ],
         "created": request.GET.get("created") == "1",
         "removed": request.GET.get("removed") == "1",
         "closed": submitting.closed_reason(event),
-        "allowed": submitting.allowed_army_names(event, game_data(event.system)),
+        "allowed": submitting.allowed_armies(event),
         "max_submissions": MAX_SUBMISSIONS,
         "public_url": request.build_absolute_uri(reverse("lists:event", args=[event.public_id])),
         "organiser_url": request.build_absolute_uri(reverse("lists:event-organiser", args=[secret])),
@@ -186,6 +194,8 @@ def remove_submission(request: HttpRequest, secret: str, submission_id: int) -> 
 
 def _submission_page(request, event: Event, submission: Submission, organiser_secret: str | None) -> HttpResponse:
     """The frozen list, read-only, judged under the event's rules."""
+    if event.data_set_id:
+        return event_battlescribe_views.submission_page(request, event, submission, organiser_secret)
     try:
         checked = submitting.check(event, submission)
     except Exception:  # noqa: BLE001 - the game's data changed under the frozen list: say so, never 500
@@ -240,11 +250,13 @@ def submissions_json(request: HttpRequest, secret: str) -> HttpResponse:
     event = submitting.event_for_organiser(secret)
     head = {
         "name": event.name,
-        "game": event.system.key,
+        "game": event.data_set.game_system_id if event.data_set_id else event.system.key,
         "points_limit": event.points_limit,
         "deadline": event.deadline.isoformat(),
         "locked": event.locked,
     }
+    if event.data_set_id:  # the BattleScribe data the lists are checked against
+        head["data_set"] = {"name": event.data_set.name, "revision": event.data_set.revision}
     response = JsonResponse({"event": head, "submissions": export_rows(request, event)})
     return _noindex(response)
 
@@ -316,10 +328,23 @@ def _deliver(request: HttpRequest, event: Event, key: str, filename: str, start,
     return _noindex(render(request, "lists/event_pdf_status.html", context, status=status))
 
 
+def _no_pdfs_yet(request: HttpRequest, event: Event, title: str) -> HttpResponse:
+    """An event of a BattleScribe data set has no print pack yet: say so, and what the organiser can use instead."""
+    problems = [
+        f"The print pack and event cards are made for events of our own games only, for now; {event.name} is "
+        f"played with {event.game_label}. Each list's .ros (linked on your table) opens in BattleScribe or "
+        "New Recruit, or import it here (Import a roster) to print its cards and organiser's list."
+    ]
+    context = {"title": title, "problems": problems}
+    return _noindex(render(request, "lists/problems.html", context, status=404))
+
+
 @require_GET
 @limit_pages
 def pack(request: HttpRequest, secret: str) -> HttpResponse:
     event = submitting.event_for_organiser(secret)
+    if event.data_set_id:
+        return _no_pdfs_yet(request, event, "The print pack is not made")
     submissions = list(event.submissions.all())
     key = print_pack.pack_key(event, submissions)
     start = partial(print_pack.start_pack, key, event, submissions)
@@ -332,6 +357,8 @@ def pack(request: HttpRequest, secret: str) -> HttpResponse:
 def submission_cards(request: HttpRequest, secret: str, submission_id: int) -> HttpResponse:
     event = submitting.event_for_organiser(secret)
     submission = get_object_or_404(Submission, event=event, id=submission_id)
+    if event.data_set_id:
+        return _no_pdfs_yet(request, event, "These cards are not made")
     try:
         key = print_pack.cards_key(event, submission)
     except Exception:  # noqa: BLE001 - a list the game's data no longer reads: say so, never 500
