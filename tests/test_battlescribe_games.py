@@ -393,7 +393,7 @@ def test_settings_share_one_card_and_every_unit_has_its_own(client, data_sets):
 def test_a_player_names_and_notes_a_unit_and_the_share_page_the_ros_and_the_cards_keep_them(client, data_sets):
     player = konflikt_player(client)
     player.add("Rifle Squad")
-    form = player.selection("Rifle Squad").xpath("form[contains(@class, 'bs-customise')]")[0]
+    form = player.selection("Rifle Squad").xpath("details/form[contains(@class, 'bs-customise')]")[0]
     player.send(form, [("custom_name", "Lahti's section"), ("custom_notes", "Holds the farm <b>")])
     kept = BattleScribeRoster.objects.get()
 
@@ -407,7 +407,7 @@ def test_a_player_names_and_notes_a_unit_and_the_share_page_the_ros_and_the_card
     )
     assert "Lahti's section" in cards and "Holds the farm <b>" in cards
 
-    too_long = player.selection("Rifle Squad").xpath("form[contains(@class, 'bs-customise')]")[0]
+    too_long = player.selection("Rifle Squad").xpath("details/form[contains(@class, 'bs-customise')]")[0]
     response = client.post(too_long.get("hx-post"), _as_data([*sent(too_long), ("custom_name", "x" * 121)]), **HX)
     assert "A unit's name is at most 120 characters" in text(html(response).xpath("//*[@id='bs-problem']")[0])
     assert BattleScribeRoster.objects.get().version == kept.version
