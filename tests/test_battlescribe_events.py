@@ -9,6 +9,7 @@ absent. Entry names and figures are the data's.
 
 from __future__ import annotations
 
+import io
 from datetime import timedelta
 from io import StringIO
 
@@ -18,6 +19,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
+from pypdf import PdfReader
 
 from lists.event_models import Event, Submission
 from lists.models import BattleScribeDataSet, BattleScribeRoster
@@ -257,9 +259,16 @@ def test_every_organiser_page_of_a_data_set_event_answers_and_the_editor_submits
     ros = client.get(f"{organiser}s/{submission.id}/roster.ros")
     assert ros.status_code == 200 and ros.content.decode() == submission.ros_xml
     assert client.get(f"{organiser}s/{submission.id}/").status_code == 200
-    pack = client.get(f"{organiser}pack.pdf")
-    assert pack.status_code == 404 and "made for events of our own games only, for now" in pack.content.decode()
-    assert client.get(f"{organiser}s/{submission.id}/cards.pdf").status_code == 404
+    pack = client.get(f"{organiser}pack.pdf")  # rendered at once by the suite's task backend
+    assert pack.status_code == 200 and pack["Content-Type"] == "application/pdf", pack.content[:300]
+    pages = [" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(pack.content)).pages]
+    assert f"{konflikt.name} revision {konflikt.revision}" in pages[0] and "Aino" in pages[0] and "Legal" in pages[0]
+    listed = " ".join(pages[1:])
+    assert f"Aino: {kept.name}" in listed and submission.fingerprint in listed and "Officer" in listed
+    cards = client.get(f"{organiser}s/{submission.id}/cards.pdf")
+    assert cards.status_code == 200 and cards["Content-Type"] == "application/pdf"
+    card_text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(cards.content)).pages)
+    assert "Officer" in card_text and "Rifle Squad" in card_text
     own = Client().get(html(response).xpath("//*[@id='submission-link']")[0].text)
     assert own.status_code == 200 and f"{kept.points:g} / 1000 pts" in own.content.decode()
 

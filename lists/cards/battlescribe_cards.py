@@ -119,9 +119,13 @@ def list_context(found: DataSetRoster) -> dict:
     }
 
 
-def battlescribe_list_pdf(found: DataSetRoster) -> bytes:
-    """The organiser's list of a roster read by the engine (A4), with its fingerprint."""
-    return render_pdf(render_to_string("cards/battlescribe_list.html", list_context(found)))
+def battlescribe_list_pdf(found: DataSetRoster, title: str = "", fingerprint: str = "") -> bytes:
+    """The organiser's list of a roster read by the engine (A4), with its fingerprint. An event's pack heads it
+    with the player's name (`title`) and prints the fingerprint the list was submitted with."""
+    context = list_context(found)
+    context["roster_name"] = title or context["roster_name"]
+    context["fingerprint"] = fingerprint or context["fingerprint"]
+    return render_pdf(render_to_string("cards/battlescribe_list.html", context))
 
 
 def render_battlescribe_cards(roster_xml: bytes, data_set: models.BattleScribeDataSet) -> bytes:
@@ -138,10 +142,15 @@ def render_battlescribe_list(roster_xml: bytes, data_set: models.BattleScribeDat
 PDF_LOOKS = {"cards": "battlescribe-cards", "list": "battlescribe-list"}
 
 
+def pdf_look(kind: str) -> str:
+    """A digest of the templates a `cards` or `list` PDF is drawn with: a new look is a new cache key."""
+    return templates_digest(PDF_LOOKS[kind])
+
+
 def battlescribe_pdf_key(kind: str, kept: models.BattleScribeRoster) -> str:
     """The cache key of a stored roster's `cards` or `list` PDF: every saved edit raises the roster's version, and
     new templates change their digest, so a cached PDF is never older than the roster or the look it shows."""
-    look = templates_digest(PDF_LOOKS[kind])
+    look = pdf_look(kind)
     return f"pdf:bs-{kind}:{look}:{kept.data_set.digest}:{kept.share_id}:{kept.version}"
 
 

@@ -25,10 +25,10 @@ from django.template.loader import render_to_string
 from django_tasks import TaskResultStatus, task
 from django_tasks.exceptions import TaskResultDoesNotExist
 
-from lists.cards import Layout, cards_pdf, list_context, pdf_key, render_pdf
+from lists.cards import Layout, battlescribe_cards, cards_pdf, list_context, pdf_key, render_pdf
 from lists.cards.layout import CACHE_SECONDS
 from lists.event_models import Event, Submission
-from lists.events import submitting
+from lists.events import battlescribe_submitting, submitting
 from lists.pdfs import tasks, wake
 from lists.pdfs.tasks import PdfJob, RenderFailed, sized, time_limit
 
@@ -41,8 +41,27 @@ def pack_key(event: Event, submissions: list[Submission]) -> str:
 
 
 def cards_key(event: Event, submission: Submission) -> str:
+    if event.data_set_id:  # a BattleScribe list: its cards change with the data and the list as submitted
+        look = battlescribe_cards.pdf_look("cards")
+        content = battlescribe_submitting.content_key(submission)
+        return f"pdf:event-bs-cards:{look}:{event.data_set.digest}:{content}"
     checked = submitting.check(event, submission)
     return pdf_key("cards", checked.snapshot, checked.data, Layout())
+
+
+def card_units(event: Event, submission: Submission) -> int:
+    """How many units a submission's cards print (the size its render is queued by)."""
+    if event.data_set_id:
+        return battlescribe_cards.card_units(battlescribe_submitting.check(event, submission))
+    return document_units(submission.document)
+
+
+def submission_cards_pdf(event: Event, submission: Submission) -> bytes:
+    """One submission's unit cards, as its game prints them."""
+    if event.data_set_id:
+        return battlescribe_cards.battlescribe_cards_pdf(battlescribe_submitting.check(event, submission))
+    checked = submitting.check(event, submission)
+    return cards_pdf(checked.snapshot, checked.data, Layout())
 
 
 def list_key(event: Event, submission: Submission) -> str:
@@ -53,6 +72,13 @@ def list_page(event: Event, submission: Submission) -> bytes:
     """One submission's organiser's list, under the event's rules, headed by the player's name."""
     key = list_key(event, submission)
     pdf = cache.get(key)
+    if pdf is None and event.data_set_id:
+        pdf = battlescribe_cards.battlescribe_list_pdf(
+            battlescribe_submitting.check(event, submission),
+            title=f"{submission.player}: {submission.roster_name}",
+            fingerprint=submission.fingerprint,
+        )
+        cache.set(key, pdf, CACHE_SECONDS)
     if pdf is None:
         checked = submitting.check(event, submission)
         context = list_context(checked.snapshot, checked.data, checked.verdict, submitting.pack_versions(event))
@@ -92,7 +118,7 @@ def _assemble(event: Event, submissions: list[Submission]) -> bytes:
 def render_event_pdf(public_id: str, kind: str, submission_id: int) -> int:
     """Render one submission's organiser's list for the pack (kind "list"; the pack itself once every list is
     ready), the whole pack from the lists ("pack") or one submission's cards ("cards") into the cache."""
-    event = Event.objects.select_related("system").filter(public_id=public_id).first()
+    event = Event.objects.select_related("system", "data_set").filter(public_id=public_id).first()
     if event is None:
         raise RenderFailed("the event no longer exists")
     submissions = list(event.submissions.all())
@@ -107,9 +133,8 @@ def render_event_pdf(public_id: str, kind: str, submission_id: int) -> int:
             if len(lists_ready(event, submissions)) == len(submissions):  # the last list: the pack is ready
                 _assemble(event, submissions)
             return len(pdf)
-        checked = submitting.check(event, submission)
-        pdf = cards_pdf(checked.snapshot, checked.data, Layout())
-        cache.set(pdf_key("cards", checked.snapshot, checked.data, Layout()), pdf, CACHE_SECONDS)
+        pdf = submission_cards_pdf(event, submission)
+        cache.set(cards_key(event, submission), pdf, CACHE_SECONDS)
     return len(pdf)
 
 

@@ -328,23 +328,10 @@ def _deliver(request: HttpRequest, event: Event, key: str, filename: str, start,
     return _noindex(render(request, "lists/event_pdf_status.html", context, status=status))
 
 
-def _no_pdfs_yet(request: HttpRequest, event: Event, title: str) -> HttpResponse:
-    """An event of a BattleScribe data set has no print pack yet: say so, and what the organiser can use instead."""
-    problems = [
-        f"The print pack and event cards are made for events of our own games only, for now; {event.name} is "
-        f"played with {event.game_label}. Each list's .ros (linked on your table) opens in BattleScribe or "
-        "New Recruit, or import it here (Import a roster) to print its cards and organiser's list."
-    ]
-    context = {"title": title, "problems": problems}
-    return _noindex(render(request, "lists/problems.html", context, status=404))
-
-
 @require_GET
 @limit_pages
 def pack(request: HttpRequest, secret: str) -> HttpResponse:
     event = submitting.event_for_organiser(secret)
-    if event.data_set_id:
-        return _no_pdfs_yet(request, event, "The print pack is not made")
     submissions = list(event.submissions.all())
     key = print_pack.pack_key(event, submissions)
     start = partial(print_pack.start_pack, key, event, submissions)
@@ -357,8 +344,6 @@ def pack(request: HttpRequest, secret: str) -> HttpResponse:
 def submission_cards(request: HttpRequest, secret: str, submission_id: int) -> HttpResponse:
     event = submitting.event_for_organiser(secret)
     submission = get_object_or_404(Submission, event=event, id=submission_id)
-    if event.data_set_id:
-        return _no_pdfs_yet(request, event, "These cards are not made")
     try:
         key = print_pack.cards_key(event, submission)
     except Exception:  # noqa: BLE001 - a list the game's data no longer reads: say so, never 500
@@ -368,7 +353,7 @@ def submission_cards(request: HttpRequest, secret: str, submission_id: int) -> H
         }
         return render(request, "lists/problems.html", context, status=409)
     filename = download_name(event, f"-{slugify(submission.player)[:40] or 'player'}-cards.pdf")
-    units = print_pack.document_units(submission.document)
+    units = print_pack.card_units(event, submission)
     return _deliver(
         request, event, key, filename, partial(print_pack.start, key, event.public_id, "cards", submission.id, units)
     )
