@@ -178,7 +178,9 @@ class EventForm(forms.Form):
 class ListForm(forms.Form):
     """A list for an event: a share link of this site or a roster file (a player replacing their own list)."""
 
-    share_link = forms.CharField(required=False, max_length=500, label="Share link of your roster (…/r/…/)")
+    share_link = forms.CharField(
+        required=False, max_length=500, label="Share link of your roster (the address of its read-only page)"
+    )
     file = forms.FileField(required=False, label="or a roster file")
 
     def clean(self):
