@@ -256,10 +256,10 @@ def roster_cards(roster: Roster, summaries: dict[str, str] | None = None) -> lis
             if not top.hidden:
                 card = unit_card(roster, top, summaries)
                 (cards if card.tables or card.references or card.notes else settings).append(card)
-    return ([_settings_card(roster, settings)] if settings else []) + cards
+    return ([_settings_card(settings)] if settings else []) + cards
 
 
-def _settings_card(roster: Roster, settings: list[UnitCard]) -> UnitCard:
+def _settings_card(settings: list[UnitCard]) -> UnitCard:
     """The card of the selections that are settings, each with what was chosen under it, and their costs."""
     totals: dict[str, int | float] = {}
     for card in settings:
