@@ -3,6 +3,7 @@
 import os
 import re
 import shutil
+from contextlib import contextmanager
 
 import pytest
 from django.conf import settings
@@ -44,17 +45,31 @@ def site(live_server, transactional_db):
     return live_server.url
 
 
-@pytest.fixture
-def page(browser):
-    context = browser.new_context()
+@contextmanager
+def watched_page(browser, console_error_counts=lambda text: True, **context_options):
+    """A page in a fresh browser context (`context_options`: its viewport...). Once left, it must have thrown no
+    script error and logged no console error that `console_error_counts` counts (a Content-Security-Policy
+    violation is one; None: console errors are not watched)."""
+    context = browser.new_context(**context_options)
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    if console_error_counts is not None:
+        page.on(
+            "console",
+            lambda message: (
+                message.type == "error" and console_error_counts(message.text) and errors.append(message.text)
+            ),
+        )
     yield page
     context.close()
-    # No script errors and no Content-Security-Policy violations on any page.
     assert errors == []
+
+
+@pytest.fixture
+def page(browser):
+    with watched_page(browser) as page:
+        yield page
 
 
 SECTION = "Regular Infantry Section (Mid-/ Late-War)"

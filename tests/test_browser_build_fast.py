@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from lists.models import Roster
 from lists.rosters.files import load_roster_file
 from lists.rules.verdict import judge
-from tests.test_browser import browser, settled, site  # noqa: F401 - the browser suite's fixtures
+from tests.test_browser import browser, settled, site, watched_page  # noqa: F401 - the browser suite's fixtures
 from tests.test_browser_editor import SCREENS, Player, pick
 
 CLICK_BUDGET = 35
@@ -43,13 +43,8 @@ forces:
 
 @pytest.fixture(params=sorted(SCREENS), ids=lambda width: f"{width}px")
 def page(browser, request):  # noqa: F811
-    context = browser.new_context(viewport=SCREENS[request.param])
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert errors == []
+    with watched_page(browser, console_error_counts=None, viewport=SCREENS[request.param]) as page:
+        yield page
 
 
 def points_of(roster_file: str) -> int:

@@ -18,6 +18,7 @@ from tests.test_browser import (  # noqa: F401 - the browser suite's fixtures
     settled,
     site,
     unit_card,
+    watched_page,
 )
 
 SCREENS = {1280: {"width": 1280, "height": 800}, 390: {"width": 390, "height": 844}}
@@ -45,16 +46,9 @@ def screen(request):
 
 @pytest.fixture
 def page(browser, screen):  # noqa: F811
-    context = browser.new_context(viewport=screen)
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on(
-        "console", lambda message: message.type == "error" and "409" not in message.text and errors.append(message.text)
-    )
-    yield page
-    context.close()
-    assert errors == []  # no script errors, no Content-Security-Policy violations
+    # A 409 (a stale version, refused) is logged by the browser and answered by the page: not an error here.
+    with watched_page(browser, console_error_counts=lambda text: "409" not in text, viewport=screen) as page:
+        yield page
 
 
 def in_view(page, locator) -> bool:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.test_browser import browser, import_roster, open_unit, settled, site  # noqa: F401
+from tests.test_browser import browser, import_roster, open_unit, settled, site, watched_page  # noqa: F401
 from tests.test_browser_editor import SCREENS
 
 # Where screenshots are written, if anywhere (`EDITOR_SHOTS=dir`): for people to look at.
@@ -29,14 +29,8 @@ forces:
 
 @pytest.fixture(params=sorted(SCREENS), ids=lambda width: f"{width}px")
 def page(browser, request):
-    context = browser.new_context(viewport=SCREENS[request.param])
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
-    yield page
-    context.close()
-    assert errors == []
+    with watched_page(browser, viewport=SCREENS[request.param]) as page:
+        yield page
 
 
 def shoot(page, card, name: str) -> None:

@@ -353,7 +353,8 @@ def submission_cards(request: HttpRequest, secret: str, submission_id: int) -> H
         }
         return render(request, "lists/problems.html", context, status=409)
     filename = download_name(event, f"-{slugify(submission.player)[:40] or 'player'}-cards.pdf")
-    units = print_pack.card_units(event, submission)
-    return _deliver(
-        request, event, key, filename, partial(print_pack.start, key, event.public_id, "cards", submission.id, units)
-    )
+
+    def start() -> None:  # the list is read for its size only when a render is queued, not on every poll
+        print_pack.start(key, event.public_id, "cards", submission.id, print_pack.card_units(event, submission))
+
+    return _deliver(request, event, key, filename, start)
