@@ -187,3 +187,17 @@ def test_an_italian_theatre_list_offers_its_nations_sets_of_national_rules_to_ch
         "Armies of Italy and the Axis",
         "Soft Underbelly",
     ]
+
+
+def test_a_german_tank_with_italian_mmgs_prints_no_buzzsaw_and_says_why():
+    """BA2 - Armies of Germany.cat, Polizei M15/42 (903a-58a8-383e-468b): its rule "Italian MMG"
+    (5894-e528-ab22-2d2e) takes Hitler's Buzzsaw away from the tank's machine guns."""
+    roster = ROSTER.replace("1944: Normandy", "1943-44: Anti-Partisan Security Patrol")
+    unit = "{unit: germany-polizei-m15-42-tank-pz-kpfw-m15-42-738-i, label: M15, quality: Regular}"
+    resolved = load_roster_file(f"{roster}      - {unit}\n".encode(), "roster.yaml")
+    pdf = cards_pdf(resolved.snapshot(), resolved.data)
+    text = " ".join(" ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(pdf)).pages)
+
+    assert re.search(r"Medium machine gun \(MMG\) 36\" 5 [^↳]*↳ Italian MMG: no extra shot \(5\)", text)
+    assert "Buzzsaw: +1 shot" not in text and "LMG 5 shots, MMG 6" not in text
+    assert "Italian MMG: no Hitler's Buzzsaw" in text  # the tank's own rule, on its card

@@ -73,7 +73,7 @@ class Converter:
             if ours and ours.applies_to is not None:
                 self.rules[key]["applies_to"] = ours.applies_to
             if ours and ours.modifies:
-                self.rules[key]["modifies"] = [note.model_dump() for note in ours.modifies]
+                self.rules[key]["modifies"] = [note.model_dump(exclude_none=True) for note in ours.modifies]
             if ours and not ours.on_cards:  # a note of the data ("Crew"), not a rule a player plays by
                 self.rules[key]["applies_to"] = {}
             self.report.counts["rules imported with our summary" if ours else "rules imported by name only"] += 1

@@ -20,6 +20,7 @@ class WeaponNote(BaseModel):
 
     weapons: list[str] = Field(min_length=1)  # the base pack's weapon keys
     note: str = Field(min_length=1, max_length=60)
+    replaces: str | None = None  # the rule whose note on these weapons this one stands in for
 
 
 class RuleSummary(BaseModel):

@@ -27,14 +27,17 @@ def reminder(rule: RuleInfo, layout: Layout) -> str:
     return first[:budget].rsplit(" ", 1)[0].rstrip(",;:") + " …"
 
 
-def applies(rule: RuleInfo, unit: UnitChoice) -> bool:
-    """Whether a rule is printed on a unit's card: its `applies_to` scope, if it has one, matches the unit."""
+def applies(rule: RuleInfo, unit: UnitChoice, replaced: frozenset[tuple[str, str]] = frozenset()) -> bool:
+    """Whether a rule is printed on a unit's card: its `applies_to` scope, if it has one, matches the unit.
+
+    A weapon for which another of the unit's rules replaces this one (`replaced`: (rule, weapon) pairs) does not count.
+    """
     scope = rule.applies_to
     if scope is None:
         return True
     unit_type = unit.unit_type
     bought = {option.key for option, _ in unit.chosen_options}
-    carried = {weapon.key for weapon in unit.weapons()}
+    carried = {weapon.key for weapon in unit.weapons()} - {weapon for key, weapon in replaced if key == rule.key}
     return (
         unit_type.kind in scope.get("kinds", ())
         or unit_type.category in scope.get("categories", ())
@@ -53,7 +56,19 @@ def unit_rules(roster: RosterSnapshot, data: GameData, unit: UnitChoice) -> list
     army = next((a for a in data.armies.values() if a.key == roster.army_key), None)
     keys += list(army.rules if army else ())
     rules = [system.rules[key] for key in dict.fromkeys(keys) if key in system.rules]
-    return [rule for rule in rules if applies(rule, unit)]
+    replaced = replaced_notes(rules)
+    return [rule for rule in rules if applies(rule, unit, replaced)]
+
+
+def replaced_notes(rules: list[RuleInfo]) -> frozenset[tuple[str, str]]:
+    """(rule, weapon) pairs whose note another of these rules replaces on that weapon."""
+    return frozenset(
+        (change["replaces"], weapon)
+        for rule in rules
+        for change in rule.modifies
+        if change.get("replaces")
+        for weapon in change["weapons"]
+    )
 
 
 def roster_rules(roster: RosterSnapshot, data: GameData) -> list[RuleInfo]:
@@ -73,10 +88,12 @@ def roster_rules(roster: RosterSnapshot, data: GameData) -> list[RuleInfo]:
 def profile_notes(rules: list[RuleInfo]) -> dict[str, list[str]]:
     """What the unit's rules change in its weapons' printed profiles, by weapon key ("Hitler's Buzzsaw: 6 shots")."""
     notes: dict[str, list[str]] = {}
+    replaced = replaced_notes(rules)
     for rule in rules:
         for change in rule.modifies:
             for weapon_key in change["weapons"]:
-                notes.setdefault(weapon_key, []).append(f"{rule.name}: {change['note']}")
+                if (rule.key, weapon_key) not in replaced:
+                    notes.setdefault(weapon_key, []).append(f"{rule.name}: {change['note']}")
     return notes
 
 

@@ -200,6 +200,7 @@ class _ReferenceCheck:
             for n_index, note in enumerate(located.item.modifies):
                 for index, key in enumerate(note.weapons):
                     self.need(located, f".modifies.{n_index}.weapons.{index}", key, "weapons", "weapon")
+                self.need(located, f".modifies.{n_index}.replaces", note.replaces, "rules", "rule")
             scope = located.item.applies_to
             if scope is None:
                 continue

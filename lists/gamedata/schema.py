@@ -87,6 +87,8 @@ class ProfileNote(Strict):
 
     weapons: list[Key] = Field(min_length=1)
     note: Name  # printed after the rule's name on the weapon's line, in the project's words
+    # A rule of the unit this note stands in for on these weapons (an Italian MMG on a German tank: no Buzzsaw).
+    replaces: Key | None = None
 
 
 class SpecialRule(Strict):
