@@ -201,3 +201,72 @@ def test_a_german_tank_with_italian_mmgs_prints_no_buzzsaw_and_says_why():
     assert re.search(r"Medium machine gun \(MMG\) 36\" 5 [^↳]*↳ Italian MMG: no extra shot \(5\)", text)
     assert "Buzzsaw: +1 shot" not in text and "LMG 5 shots, MMG 6" not in text
     assert "Italian MMG: no Hitler's Buzzsaw" in text  # the tank's own rule, on its card
+
+
+ITALIAN_ROSTER = """format: armybuilder-roster/1
+game: Bolt Action (2nd edition)
+army: "1943: The Defence of Sicily (Armies of Italy)"
+name: Sicily
+settings: {national-rules: %s}
+forces:
+  - name: 1st Platoon
+    organisation: Reinforced Platoon 2
+    units:
+      - {unit: italy-fucilieri-squad, label: Fucilieri, quality: Regular}
+"""
+
+
+def test_an_italian_list_plays_the_set_of_national_rules_its_player_picks_and_its_cards_print_it():
+    """BA2 - Armies of Italy.cat shows each book's set of Italian national rules under a roster-wide choice;
+    "Armies of Italy and the Axis" gives Avanti Savoia! and Defensive Strategy (lists/packs: italy rule_choices)."""
+    resolved = load_roster_file((ITALIAN_ROSTER % '"Armies of Italy and the Axis"').encode(), "roster.yaml")
+    pdf = cards_pdf(resolved.snapshot(), resolved.data)
+    text = " ".join(" ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(pdf)).pages)
+
+    assert "Avanti Savoia!" in text and "Defensive Strategy" in text
+    assert "Forza D'animo" not in text and "Poor Officers" not in text  # the other books' sets are not played
+
+
+def test_a_set_of_national_rules_the_army_does_not_have_is_refused_naming_the_sets_it_has():
+    from lists.rosters.files import RosterFileInvalid
+
+    with pytest.raises(RosterFileInvalid) as refused:
+        load_roster_file((ITALIAN_ROSTER % "Fortress Budapest").encode(), "roster.yaml")
+    message = " ".join(str(problem) for problem in refused.value.problems)
+    assert "National rules must be one of this army's sets: Western Desert; Case Blue;" in message
+
+    german = ROSTER.replace("name: National rules check", "name: N\nsettings: {national-rules: Case Blue}")
+    with pytest.raises(RosterFileInvalid) as refused:
+        load_roster_file((german + "      - {unit: germany-medium-mortar-team}\n").encode(), "roster.yaml")
+    assert "this army has one set of national rules" in " ".join(str(p) for p in refused.value.problems)
+
+
+def test_the_editor_records_the_set_played_and_shows_it_in_the_army_rules(client):
+    from lists.rosters.files import save_new_roster
+    from lists.rosters.sharing import hash_secret
+
+    resolved = load_roster_file((ITALIAN_ROSTER % "null").encode(), "roster.yaml")
+    save_new_roster(resolved, "sicily", hash_secret("italian-secret-0123456789abcdefghijklmnop"))
+    edit = "/e/italian-secret-0123456789abcdefghijklmnop/"
+    page = client.get(edit).content.decode()
+    assert '<option value="Case Blue">Case Blue</option>' in page and "(played)" not in page
+
+    html = client.get(edit).content.decode()
+    version = re.search(r'name="version" value="(\d+)"', html).group(1)
+    client.post(f"{edit}settings/", {"version": version, "name": "Sicily", "setting-national-rules": "Case Blue"})
+
+    page = page_text(client.get(edit).content.decode())
+    assert "Case Blue (played) :" in page
+    exported = client.get("/r/sicily/roster.json").json()
+    assert exported["settings"]["national-rules"] == "Case Blue"
+    text = client.get("/r/sicily/roster.txt").content
+    assert b"National rules: Case Blue" in text
+    assert load_roster_file(text, "roster.txt").settings["national-rules"] == "Case Blue"  # the plain list reads back
+
+    # The .ros picks the set inside the compulsory "National Rules" entry (8f80-10da-f5d2-d3e5) as BattleScribe
+    # does, by the group's choice (c70c-6fc0-1f3e-6a6c), and reads back to the same pick.
+    ros = client.get("/r/sicily/roster.ros").content
+    national = ElementTree.fromstring(ros).find(".//{*}selection[@entryId='8f80-10da-f5d2-d3e5']")
+    (picked,) = national.findall("{*}selections/{*}selection")
+    assert (picked.get("name"), picked.get("entryId")) == ("Case Blue", "f47f-ecbe-e6c5-ac5e::c70c-6fc0-1f3e-6a6c")
+    assert load_roster_file(ros, "roster.ros").settings["national-rules"] == "Case Blue"

@@ -46,6 +46,9 @@ def entry_ids(converter: Converter, files: dict[str, dict]) -> dict:
         # Root entries that are neither units nor theatre selectors (chain -> [name, BattleScribe adds it to
         # every new force]): a file may hold them empty, as BattleScribe adds them (Command Vehicle Options).
         "other_roots": {},
+        # The sets of national rules a roster picks one of (Italy's "National Rules"): set name -> [its root
+        # entry's chain, the chosen entry's chain, the chosen entry's record], so files read and write the pick.
+        "rule_choices": {},
     }
     categories = {
         c["key"]: [c["source_id"], c["name"]] for c in files.get("shared.yaml", {}).get("unit_categories", [])
@@ -99,6 +102,15 @@ def entry_ids(converter: Converter, files: dict[str, dict]) -> dict:
         document["other_roots"][nation] = {
             chain: [tree[chain][1], chain in compulsory] for chain, tree in trees.items() if chain not in kept
         }
+        names = {choice["name"] for choice in armies[0].get("rule_choices", [])}
+        picks = {
+            record[1]: [root_chain, chain, record]
+            for root_chain in document["other_roots"][nation]
+            for chain, record in trees[root_chain].items()
+            if chain != root_chain and record[1] in names
+        }
+        if picks:
+            document["rule_choices"][nation] = picks
     return document
 
 

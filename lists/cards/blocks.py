@@ -55,9 +55,18 @@ def unit_rules(roster: RosterSnapshot, data: GameData, unit: UnitChoice) -> list
     keys += [key for option, _ in unit.chosen_options for key in option.rules]
     army = next((a for a in data.armies.values() if a.key == roster.army_key), None)
     keys += list(army.rules if army else ())
+    keys += played_rule_choice(roster, army)
     rules = [system.rules[key] for key in dict.fromkeys(keys) if key in system.rules]
     replaced = replaced_notes(rules)
     return [rule for rule in rules if applies(rule, unit, replaced)]
+
+
+def played_rule_choice(roster: RosterSnapshot, army) -> list[str]:
+    """The rules of the set of national rules the roster plays, where its army has a choice of sets."""
+    picked = [roster.setting(s["key"]) for s in roster.system.config.get("settings", []) if s["kind"] == "rule_choice"]
+    return [
+        key for choice in (army.rule_choices if army else ()) if choice["name"] in picked for key in choice["rules"]
+    ]
 
 
 def replaced_notes(rules: list[RuleInfo]) -> frozenset[tuple[str, str]]:

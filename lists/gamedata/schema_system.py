@@ -30,7 +30,8 @@ class SettingDefinition(Strict):
 
     key: Key
     name: Name
-    kind: Literal["bool", "int", "choice"]
+    # rule_choice: which of the army's sets of national rules is played (its `rule_choices`, by name).
+    kind: Literal["bool", "int", "choice", "rule_choice"]
     default: bool | int | str | None = None
     choices: list[Key] = []
     summary: Text = ""

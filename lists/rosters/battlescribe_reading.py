@@ -137,6 +137,7 @@ class Reading:
     file_units: dict[str, float] = field(default_factory=dict)  # label -> the file's points for the unit
     problems: list[str] = field(default_factory=list)
     armies: set[str] = field(default_factory=set)
+    rule_choices: set[str] = field(default_factory=set)  # the sets of national rules the forces pick
 
     def problem(self, text: str) -> None:
         """One more reason the file cannot be used; past MAX_PROBLEMS, reading stops (its time stays bounded)."""
@@ -176,6 +177,10 @@ def read_roster(raw: bytes) -> Reading:
         reading.problem("no force chooses a theatre list (a Theatre Selector entry)")
     else:
         reading.document["army"] = next(iter(reading.armies), "")
+    if len(reading.rule_choices) > 1:
+        reading.problem(f"the forces pick different national rules: {', '.join(sorted(reading.rule_choices))}")
+    elif reading.rule_choices:
+        reading.document["settings"] = {battlescribe_ids.RULE_CHOICE_SETTING: next(iter(reading.rule_choices))}
     reading.file_total = sum(subtree_points(s) for f in forces for s in items(f, "selections", "selection"))
     if reading.problems:
         raise BattleScribeRefused(reading.problems)
@@ -244,6 +249,21 @@ def _top_selection(nation: str, selection: Element, units: list[dict], reading: 
     other = battlescribe_ids.ids().get("other_roots", {}).get(nation, {}).get(chain)
     if other is not None and other[1] and not children:
         return True  # an entry BattleScribe adds to every force (Command Vehicle Options), holding nothing
+    picks = {
+        c: name
+        for name, (root, c, _) in battlescribe_ids.ids().get("rule_choices", {}).get(nation, {}).items()
+        if root == chain
+    }
+    if picks:  # the set of national rules the roster plays (Italy's "National Rules")
+        for child in children:
+            name = picks.get(child.get("entryId") or "") or picks.get(_ending_in(picks, child.get("entryId") or ""))
+            if name is None:
+                reading.problem(
+                    f"{named(child)}: not one of the sets of {named(selection)}: {', '.join(picks.values())}"
+                )
+            else:
+                reading.rule_choices.add(name)
+        return True
     if other is not None:
         reading.problem(
             f"{named(selection)}: an entry our Bolt Action data does not offer "
@@ -257,6 +277,12 @@ def _top_selection(nation: str, selection: Element, units: list[dict], reading: 
         if not _top_selection(nation, child, units, reading):
             reading.problem(f"{named(child)}: not an entry the Bolt Action data offers under {named(selection)}")
     return True
+
+
+def _ending_in(chains, entry_id: str) -> str | None:
+    """The one chain of ours ending in the same entry as a file's chain (New Recruit may name links otherwise)."""
+    ending = [chain for chain in chains if battlescribe_ids.last_id(chain) == battlescribe_ids.last_id(entry_id)]
+    return ending[0] if len(ending) == 1 else None
 
 
 def _by_category(selection: Element, keys: list[str]) -> str:

@@ -109,9 +109,17 @@ def roster_xml(roster: RosterSnapshot, unit_points_list: list[int]) -> bytes:
         )
         element.set("customName", force.name)
         _theatre(element, army)
+        picked = (
+            known.get("rule_choices", {})
+            .get(army["catalogue"], {})
+            .get(roster.setting(battlescribe_ids.RULE_CHOICE_SETTING))
+        )
         for chain, (name, compulsory) in known.get("other_roots", {}).get(army["catalogue"], {}).items():
             if compulsory:  # an entry BattleScribe adds to every new force (Command Vehicle Options), empty
-                _cost(_selection(element, chain, [chain, name, "upgrade", "", "", 1, 1, "", 0.0]), 0)
+                selection = _selection(element, chain, [chain, name, "upgrade", "", "", 1, 1, "", 0.0])
+                if picked and picked[0] == chain:  # the set of national rules played, chosen in it
+                    _cost(_selection(selection, picked[1], picked[2]), 0)
+                _cost(selection, 0)
         for unit in roster.force_units(force):
             _unit(element, roster, unit, unit_points_list[unit.index])
     body = tostring(root, encoding="unicode")

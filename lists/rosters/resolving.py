@@ -117,7 +117,13 @@ def resolve(entry: RosterFile) -> ResolvedRoster:
     forces = _resolve_forces(entry, data, army.id, problems)
     period = _resolve_period(entry, data, problems)
     problems += _problems(
-        roster_refusals(data.system, points_limit=entry.points_limit, year=entry.year, settings=entry.settings)
+        roster_refusals(
+            data.system,
+            points_limit=entry.points_limit,
+            year=entry.year,
+            settings=entry.settings,
+            rule_choices=tuple(choice["name"] for choice in army.rule_choices),
+        )
     )
     resolved = ResolvedRoster(
         system=system,

@@ -207,8 +207,12 @@ def roster_refusals(
     year: int | None = None,
     period: str | None = None,
     settings: dict | None = None,
+    rule_choices: tuple[str, ...] = (),
 ) -> list[Refusal]:
-    """Every roster-wide value that cannot be saved: limit, year, period and the game's settings."""
+    """Every roster-wide value that cannot be saved: limit, year, period and the game's settings.
+
+    `rule_choices` names the army's sets of national rules, which a `rule_choice` setting picks from.
+    """
     refusals: list[Refusal] = []
     if points_limit is not None and not 0 <= points_limit <= POINTS_LIMIT_MAX:
         refusals.append(Refusal("points_limit", f"The points limit is a number from 0 to {POINTS_LIMIT_MAX:,}."))
@@ -224,6 +228,13 @@ def roster_refusals(
             hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
             known = ", ".join(definitions) or "none"
             refusals.append(Refusal(f"settings.{key}", f"unknown setting.{hint} This game's settings: {known}."))
+        elif definition["kind"] == "rule_choice":
+            if value is not None and value not in rule_choices:
+                sets = "; ".join(rule_choices)
+                said = (
+                    f"one of this army's sets: {sets}" if sets else "left out: this army has one set of national rules"
+                )
+                refusals.append(Refusal(f"settings.{key}", f"{definition['name']} must be {said}."))
         elif value is not None and not _setting_fits(definition, value):
             refusals.append(Refusal(f"settings.{key}", f"{definition['name']} must be {_setting_kind(definition)}."))
     return refusals

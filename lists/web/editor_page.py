@@ -83,12 +83,18 @@ def army_rules(data: GameData, army_id: int) -> list[RuleInfo]:
     return [data.system.rules[key] for key in (army.rules if army else ()) if key in data.system.rules]
 
 
-def army_rule_choices(data: GameData, army_id: int) -> list[dict]:
-    """The sets of national rules the roster's player takes one of, each with its rules."""
+def army_rule_choices(data: GameData, army_id: int, snapshot: RosterSnapshot) -> list[dict]:
+    """The sets of national rules the roster's player takes one of, each with its rules and whether it is played."""
     army = data.armies.get(army_id)
     rules = data.system.rules
+    settings = data.system.config.get("settings", [])
+    played = {snapshot.setting(s["key"]) for s in settings if s["kind"] == "rule_choice"}
     return [
-        {"name": choice["name"], "rules": [rules[key] for key in choice["rules"] if key in rules]}
+        {
+            "name": choice["name"],
+            "rules": [rules[key] for key in choice["rules"] if key in rules],
+            "played": choice["name"] in played,
+        }
         for choice in (army.rule_choices if army else ())
     ]
 
@@ -144,7 +150,7 @@ def editor_context(
         "edit_url": reverse("lists:edit", args=[secret]) if secret else None,
         "rules": data.system.rules,
         "army_rules": army_rules(data, roster.army_id),
-        "rule_choices": army_rule_choices(data, roster.army_id),
+        "rule_choices": army_rule_choices(data, roster.army_id, snapshot),
         "fingerprint": issue(roster, snapshot, data, verdict),
         "errors": errors or [],
         "conflict": conflict,
@@ -378,7 +384,9 @@ def settings_form_for(roster, data: GameData, snapshot: RosterSnapshot, priced, 
     for definition in data.system.config.get("settings", []):
         initial.setdefault(f"setting-{definition['key']}", definition.get("default"))
     house_rules = _house_rule_counts(snapshot, priced, None)
-    return SettingsForm(post, initial=initial, data_for=data, house_rules=house_rules)
+    army = data.armies.get(roster.army_id)
+    choices = tuple(choice["name"] for choice in (army.rule_choices if army else ()))
+    return SettingsForm(post, initial=initial, data_for=data, house_rules=house_rules, rule_choices=choices)
 
 
 def _house_rule_counts(

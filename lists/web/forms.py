@@ -108,13 +108,26 @@ class SettingsForm(_JudgedForm):
         help_text="Their priced house rules are offered once ticked.",
     )
 
-    def __init__(self, *args, data_for: GameData, house_rules: list[tuple[models.SpecialRule, int]], **kwargs):
+    def __init__(
+        self,
+        *args,
+        data_for: GameData,
+        house_rules: list[tuple[models.SpecialRule, int]],
+        rule_choices: tuple[str, ...] = (),
+        **kwargs,
+    ):
         super().__init__(*args, **kwargs)
         self.system = data_for.system
+        self.rule_choices = rule_choices  # the names of the army's sets of national rules
         self.house_rules = add_house_rule_fields(self, house_rules)
         for definition in self.system.config.get("settings", []):
             name = f"setting-{definition['key']}"
-            if definition["kind"] == "bool":
+            if definition["kind"] == "rule_choice":
+                if not rule_choices:
+                    continue  # an army with one set of national rules has nothing to pick
+                picks = [("", "Not chosen yet"), *((choice, choice) for choice in rule_choices)]
+                self.fields[name] = forms.CharField(required=False, widget=forms.Select(choices=picks))
+            elif definition["kind"] == "bool":
                 self.fields[name] = forms.BooleanField(required=False, label=definition["name"])
             elif definition["kind"] == "int":
                 self.fields[name] = _number(0, SETTING_NUMBER_MAX)
@@ -151,6 +164,7 @@ class SettingsForm(_JudgedForm):
                 year=cleaned.get("year"),
                 period=cleaned.get("period") or None,
                 settings=settings,
+                rule_choices=self.rule_choices,
             ),
             fields,
         )
