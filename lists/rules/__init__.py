@@ -19,6 +19,7 @@ from lists.rules import (
     fortifications,
     heroes,
     house_rules,
+    national_rules,
     officers,
     option_force_limits,
     option_needs,
@@ -53,6 +54,7 @@ CHECKS = [
     transport.transport_findings,
     order_dice.order_dice_findings,
     house_rules.house_rule_findings,
+    national_rules.national_rules_findings,
 ]
 
 
