@@ -1,6 +1,7 @@
 import signal
 import sqlite3
 import time
+from types import SimpleNamespace
 
 import pytest
 from django.conf import settings
@@ -64,6 +65,16 @@ def empty_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture
+def one_rate_window(monkeypatch):
+    """django-ratelimit counts requests in windows of the clock (a minute for "3/m"): a test's requests all fall
+    in one window, not across a window's end, where the count starts again."""
+    import django_ratelimit.core
+
+    now = time.time()
+    monkeypatch.setattr(django_ratelimit.core, "time", SimpleNamespace(time=lambda: now))
 
 
 @pytest.fixture

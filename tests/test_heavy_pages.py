@@ -54,6 +54,7 @@ def test_a_small_rosters_editor_still_shows_every_units_form(client, loaded):  #
 
 
 @pytest.mark.parametrize("page", ["editor", "share page", "cards"])
+@pytest.mark.usefixtures("one_rate_window")
 def test_a_client_asking_for_a_costly_page_too_often_is_told_to_wait_others_are_not(client, loaded, settings, page):  # noqa: F811
     edit_url = imported(client, 2)
     share = client.get(edit_url).content.decode()

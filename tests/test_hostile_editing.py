@@ -166,6 +166,7 @@ def test_a_stale_edit_of_a_removed_unit_gets_the_conflict_fragment_with_htmx(cli
     assert RosterUnit.objects.count() == 1
 
 
+@pytest.mark.usefixtures("one_rate_window")
 def test_adding_units_is_rate_limited_per_client(client, loaded, settings):
     settings.UNIT_ADD_RATE = "3/m"
     edit_url = imported(client, 1)

@@ -114,6 +114,7 @@ def test_normalise_accepts_spaces_case_and_refuses_other_letters():
     assert normalise("ABCD-EFGH") is None
 
 
+@pytest.mark.usefixtures("one_rate_window")
 def test_verifying_is_rate_limited_per_client(client, settings):
     settings.VERIFY_RATE = "3/m"
     client.post("/rosters/import/", {"text": EXAMPLE})

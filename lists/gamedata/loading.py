@@ -109,7 +109,6 @@ class GameData:
             army_name=army.name,
             army_name_shared=" ".join(army.name.casefold().split()) in self.shared_army_names,
             army_title=self.army_title(army_id),
-            army_rule_choices=tuple(choice["name"] for choice in army.rule_choices),
             name=name,
             points_limit=points_limit,
             year=year,

@@ -480,7 +480,6 @@ class RosterSnapshot:
     name: str = ""
     army_name_shared: bool = False  # another army of the game has the same name: files name it by key
     army_title: str = ""  # its name with its nation's, as pages and cards show it (`GameData.army_title`)
-    army_rule_choices: tuple[str, ...] = ()  # the names of the army's sets of national rules, one of them played
     points_limit: int | None = None
     year: int | None = None
     period: str | None = None

@@ -19,7 +19,6 @@ from lists.rules import (
     fortifications,
     heroes,
     house_rules,
-    national_rules,
     officers,
     option_force_limits,
     option_needs,
@@ -54,7 +53,6 @@ CHECKS = [
     transport.transport_findings,
     order_dice.order_dice_findings,
     house_rules.house_rule_findings,
-    national_rules.national_rules_findings,
 ]
 
 
