@@ -44,18 +44,98 @@ def checked_packs():
     return read_all(settings.PACKS_DIR)
 
 
-@pytest.fixture(scope="module")
-def real_packs(django_db_setup, django_db_blocker, checked_packs):
-    """The project's own packs, loaded once per test module (each test still rolls back its own changes)."""
-    from lists.gamedata.packs import write_all
-    from lists.models import GameSystem, Roster
+class CommittedPacks:
+    """The project's own packs, committed in this test process's database once and put back when a test emptied it.
 
+    Writing every pack takes seconds; each test still rolls back its own changes (pytest-django's transactions),
+    so the committed packs stay as loaded. A test in a transaction of its own (`transactional_db`, the live
+    server) empties every table at its end: on SQLite the packs come back from a copy of the database taken
+    right after the first load (SQLite's backup API, milliseconds); elsewhere they are written again.
+    """
+
+    def __init__(self, packs):
+        self.packs = packs
+        self.keys = sorted(pack.system.key for pack in packs)
+        self.copy = None  # sqlite3 connection holding the database as it was right after the first load
+
+    def present(self) -> bool:
+        from lists.models import GameSystem
+
+        return sorted(GameSystem.objects.values_list("key", flat=True)) == self.keys
+
+    def empty(self) -> None:
+        """Every table emptied, as a test in a transaction of its own leaves them."""
+        from django.core.management import call_command
+        from lists.models import GameSystem
+
+        if GameSystem.objects.exists():
+            call_command("flush", interactive=False, verbosity=0)
+
+    def ensure(self) -> None:
+        """The packs in the database, and nothing else a test left committed."""
+        from django.db import connection
+        from lists.gamedata.packs import write_all
+
+        if self.present():
+            return
+        self.empty()
+        if self.copy is not None:
+            from django.contrib.contenttypes.models import ContentType
+
+            self.copy.backup(connection.connection)
+            ContentType.objects.clear_cache()  # the copy's content types, not those the emptied tables made again
+            return
+        write_all(self.packs, settings.PACKS_DIR)
+        if connection.vendor == "sqlite":
+            connection.ensure_connection()
+            self.copy = sqlite3.connect(":memory:")
+            connection.connection.backup(self.copy)
+
+
+def _uses_database(item) -> bool:
+    needs = {"db", "transactional_db", "live_server", "django_db_setup", "real_packs", "packs_in_database"}
+    return item.get_closest_marker("django_db") is not None or bool(needs & set(item.fixturenames))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items):
+    """Test files that use the packs run first: each test process loads them once, then empties the database
+    once for the files that want it empty (xdist's loadfile hands out files in this order)."""
+    wanting = {item.path for item in items if "real_packs" in item.fixturenames}
+    items.sort(key=lambda item: item.path not in wanting)
+
+
+@pytest.fixture(scope="session")
+def committed_packs(django_db_setup, checked_packs):
+    return CommittedPacks(checked_packs)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _module_database(request, django_db_blocker):
+    """A test file that uses the packs finds them committed; one that uses the database without them finds it empty,
+    whatever the file before it left."""
+    items = [item for item in request.session.items if item.path == request.path]
+    if not any(_uses_database(item) for item in items):
+        return
+    committed = request.getfixturevalue("committed_packs")
     with django_db_blocker.unblock():
-        write_all(checked_packs, settings.PACKS_DIR)
-    yield
+        if any("real_packs" in item.fixturenames for item in items):
+            committed.ensure()
+        else:
+            committed.empty()
+
+
+@pytest.fixture(scope="module")
+def real_packs(committed_packs, django_db_blocker):
+    """The project's own packs in the database for the module's tests (each test rolls back its own changes)."""
     with django_db_blocker.unblock():
-        Roster.objects.all().delete()
-        GameSystem.objects.all().delete()
+        committed_packs.ensure()
+
+
+@pytest.fixture
+def packs_in_database(committed_packs, transactional_db):
+    """The packs, for a test in a transaction of its own: the test before it emptied every table at its end."""
+    committed_packs.ensure()
 
 
 @pytest.fixture

@@ -38,10 +38,7 @@ def browser():
 
 
 @pytest.fixture
-def site(live_server, transactional_db):
-    from lists.gamedata.packs import load_all
-
-    load_all(settings.PACKS_DIR)
+def site(live_server, packs_in_database):
     return live_server.url
 
 

@@ -33,13 +33,8 @@ def test_the_print_pack_waits_for_the_worker_then_downloads(client):
 
 
 @pytest.fixture
-def packs_again(real_packs, checked_packs):
-    """The packs, loaded again: the test before, in a transaction of its own, emptied the tables at its end."""
-    from django.conf import settings
-
-    from lists.gamedata.packs import write_all
-
-    write_all(checked_packs, settings.PACKS_DIR)
+def packs_again(packs_in_database):
+    """The packs, put back: the test before, in a transaction of its own, emptied the tables at its end."""
 
 
 def run_jobs(count: int) -> None:

@@ -22,12 +22,8 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 
 
 @pytest.fixture(autouse=True)
-def database_queue(settings, checked_packs):
-    """The real queue of `make serve` without Redis, with the packs (written again: each test empties the
-    database); renders in the worker's own process (no helpers)."""
-    from lists.gamedata.packs import write_all
-
-    write_all(checked_packs, settings.PACKS_DIR)
+def database_queue(settings, packs_in_database):
+    """The real queue of `make serve` without Redis, with the packs; renders in the worker's own process (no helpers)."""
     settings.TASKS = DATABASE_QUEUE
     settings.PDF_RENDER_PROCESSES = 1
 
