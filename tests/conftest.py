@@ -66,6 +66,7 @@ class CommittedPacks:
     def empty(self) -> None:
         """Every table emptied, as a test in a transaction of its own leaves them."""
         from django.core.management import call_command
+
         from lists.models import GameSystem
 
         if GameSystem.objects.exists():
@@ -74,6 +75,7 @@ class CommittedPacks:
     def ensure(self) -> None:
         """The packs in the database, and nothing else a test left committed."""
         from django.db import connection
+
         from lists.gamedata.packs import write_all
 
         if self.present():
