@@ -44,21 +44,23 @@ format: install-dev
 	$(BIN)/ruff check --fix .
 
 # The suite runs on every core (pytest-xdist), a test file per worker at a time so that its
-# module fixtures (the loaded packs, the browser) are set up once.
+# module fixtures (a browser, a loaded data set) are set up once; the packs are loaded once per worker
+# (tests/conftest.py). It prints its 25 slowest tests. One area: `.venv/bin/python -m pytest tests/test_cards.py`.
 PYTEST_PARALLEL = -n auto --dist loadfile
+PYTEST_REPORT = --durations=25
 
 test: lint
-	$(BIN)/python -m pytest $(PYTEST_PARALLEL)
+	$(BIN)/python -m pytest $(PYTEST_PARALLEL) $(PYTEST_REPORT)
 
-# The suite against a local PostgreSQL server and a local Redis (installed and started by
-# scripts/postgres.sh and scripts/redis.sh): the set-up of several machines, on one. Tests that read
-# no database (marked database_free) ran in `make test` already.
+# Against a local PostgreSQL server and a local Redis (installed and started by scripts/postgres.sh and
+# scripts/redis.sh): the set-up of several machines, on one. It runs the tests of what differs between
+# databases and caches (marked `backends`, tests/conftest.py says which and why); the others ran in `make test`.
 test-postgres: install-dev
 	bash scripts/install-system-packages.sh postgres redis
 	bash scripts/postgres.sh
 	bash scripts/redis.sh
 	DATABASE_URL=postgres://armybuilder:armybuilder@127.0.0.1:5432/armybuilder \
-	REDIS_URL=redis://127.0.0.1:6379/0 $(BIN)/python -m pytest $(PYTEST_PARALLEL) -m "not database_free"
+	REDIS_URL=redis://127.0.0.1:6379/0 $(BIN)/python -m pytest $(PYTEST_PARALLEL) $(PYTEST_REPORT) -m backends
 
 bench: install-dev
 	bash scripts/install-system-packages.sh bench

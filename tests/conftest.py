@@ -99,10 +99,42 @@ def _uses_database(item) -> bool:
     return item.get_closest_marker("django_db") is not None or bool(needs & set(item.fixturenames))
 
 
+# The files `make test-postgres` runs again against PostgreSQL and Redis, each for what it exercises that differs
+# between the databases or the caches. Every other test behaves alike on any of them and runs once, on SQLite and
+# the embedded cache (`make test`).
+ON_EVERY_BACKEND = {
+    "test_migrations.py": "the migrations, forwards and back",
+    "test_loadpacks.py": "loading every pack in one transaction, and a failed load leaving nothing",
+    "test_load_battlescribe.py": "data sets written in bulk, large texts",
+    "test_editor.py": "the one write path: a claimed version, edits kept in place",
+    "test_hostile_editing.py": "hostile edits: lengths and characters the database itself refuses",
+    "test_bad_input.py": "bad files saving nothing, in one transaction",
+    "test_roster_files.py": "imports and exports through the database",
+    "test_battlescribe_data_rosters.py": "rosters of data sets kept as XML",
+    "test_events.py": "submissions under select_for_update",
+    "test_event_ownership.py": "one submission per player under select_for_update",
+    "test_battlescribe_events.py": "submissions of data-set rosters under select_for_update",
+    "test_api.py": "the API's queries and their order",
+    "test_verify.py": "fingerprints and the look-ups' rate limit (counts in the cache)",
+    "test_heavy_pages.py": "cached pages and rate-limit counts (the Redis cache)",
+    "test_security.py": "the cache a refusal and a share page use",
+    "test_pdf_delivery.py": "the PDF queue (the database's, or RQ's) and the cached PDFs",
+    "test_pdf_long_poll.py": "held requests answered when the worker has made the PDF",
+    "test_event_pack_queue.py": "the print pack's jobs through the queue",
+    "test_battlescribe_pdf_delivery.py": "data-set PDFs through the queue",
+    "test_worker_dies.py": "the worker started again (RQ's worker with Redis)",
+    "test_with_worker.py": "make serve's worker: the database queue's, or RQ's on Redis",
+}
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items):
-    """Test files that use the packs run first: each test process loads them once, then empties the database
-    once for the files that want it empty (xdist's loadfile hands out files in this order)."""
+    """Marks the tests of ON_EVERY_BACKEND; puts the files that use the packs first, so each test process loads
+    them once, then empties the database once for the files that want it empty (xdist's loadfile hands out
+    files in this order)."""
+    for item in items:
+        if item.path.name in ON_EVERY_BACKEND:
+            item.add_marker(pytest.mark.backends)
     wanting = {item.path for item in items if "real_packs" in item.fixturenames}
     items.sort(key=lambda item: item.path not in wanting)
 

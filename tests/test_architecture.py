@@ -10,10 +10,6 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import pytest
-
-pytestmark = pytest.mark.database_free  # runs once: no database, nothing PostgreSQL would change
-
 LISTS = Path(__file__).resolve().parent.parent / "lists"
 
 # What each part of lists/ may import of lists/ besides itself, bottom to top. The top (`urls`,

@@ -138,6 +138,7 @@ def table_state():
     return Roster.objects.count(), RosterUnit.objects.count()
 
 
+@pytest.mark.timeout(300)  # 100 generated files through the import page
 @HYPOTHESIS
 @given(text=documents)
 def test_the_import_page_never_fails_and_saves_nothing_from_bad_input(client, text):

@@ -111,6 +111,7 @@ def _rules_named_by_armies() -> set[str]:
     return used
 
 
+@pytest.mark.timeout(300)  # every rule of every converted unit
 def test_every_rule_a_converted_unit_has_is_summarised_or_a_label():
     """A card never prints a converted unit's rule as a bare name: each has our summary (labels say they are)."""
     rules = {rule["key"]: rule for rule in _committed("shared.yaml")["rules"]}

@@ -15,7 +15,6 @@ PINTLE_MOUNT_GROUP = "153eab19-41e9-5a77-3f51-d44f1bd1fa00"
 PINTLE_HMG = "0c920c1f-350d-a872-dbb3-280738bc78d2"
 
 pytestmark = [
-    pytest.mark.database_free,
     pytest.mark.skipif(not (BOLT_ACTION / US_ARMY).exists(), reason=f"no Bolt Action data at {BOLT_ACTION}"),
 ]
 

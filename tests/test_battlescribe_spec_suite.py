@@ -21,7 +21,6 @@ SUITE = Path(__file__).resolve().parents[2] / "shared" / "battlescribe-spec"
 ROSTER_SPECS = SUITE / "specs" / "roster"
 REPOSITORY = Path(__file__).resolve().parents[1]
 PATHS = spec_paths(ROSTER_SPECS) if ROSTER_SPECS.is_dir() else []
-pytestmark = pytest.mark.database_free  # runs once: the engine reads no database
 needs_suite = pytest.mark.skipif(not PATHS, reason=f"the conformance suite is not at {SUITE}")
 
 

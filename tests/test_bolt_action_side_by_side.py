@@ -53,7 +53,6 @@ CLUSTERS = {
 }
 
 pytestmark = [
-    pytest.mark.database_free,
     pytest.mark.skipif(not BOLT_ACTION.is_dir(), reason=f"no Bolt Action data at {BOLT_ACTION}"),
 ]
 

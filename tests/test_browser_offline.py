@@ -4,6 +4,7 @@ import re
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from lists.models import Roster
@@ -45,8 +46,14 @@ def page(context):
 
 
 def wait_for_worker(page):
-    """Until the service worker is in charge of the page (it claims pages as it starts)."""
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    """Until the service worker is in charge of the page. It claims the open pages as it starts; a page whose
+    load was under way while it claimed them stays out of its charge, so that page is loaded again, through it."""
+    wait_until_installed(page)
+    try:
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=5_000)
+    except PlaywrightTimeoutError:
+        page.reload()
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
 
 
 def wait_until_installed(page):

@@ -548,6 +548,7 @@ def test_downloads_are_named_after_the_roster_and_cards_after_their_size(client)
     }
 
 
+@pytest.mark.timeout(480)  # every unit of every pack with every option bought, laid out
 @pytest.mark.parametrize("game", ["action-all-fronts", "bolt-action-2e", "heroes-all"])
 def test_every_unit_with_every_option_bought_fits_its_cards(game):
     """Nothing is ever clipped: a unit too long for one card continues on another, for every unit of every pack."""

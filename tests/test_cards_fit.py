@@ -118,6 +118,7 @@ def card_faults(roster: RosterSnapshot, data, layout: Layout) -> list[str]:
     ]
 
 
+@pytest.mark.timeout(300)  # every staple unit card of every army laid out and measured
 @pytest.mark.parametrize("card", ["poker", "a6"])
 def test_every_text_of_every_staple_unit_card_lies_inside_its_card_and_clear_of_the_others(card):
     data = game_data(GameSystem.objects.get(key="bolt-action-2e"))

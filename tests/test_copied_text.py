@@ -7,8 +7,6 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.database_free  # runs once: no database, nothing PostgreSQL would change
-
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT.parent / "shared" / "seeds"
 spec = importlib.util.spec_from_file_location("copied_text", ROOT / "scripts" / "copied_text.py")

@@ -315,6 +315,7 @@ def form_values(html: str, action: str) -> dict:
     return {name: value for name, value in parser.values.items() if name != "csrfmiddlewaretoken"}
 
 
+@pytest.mark.timeout(360)  # 100 random edits per example, each saved, exported and read back
 @pytest.mark.usefixtures("real_packs")
 @pytest.mark.parametrize(
     "example", ["bolt-action-2e.yaml", "action-all-fronts.yaml", "heroes-all.yaml", "rapid-fire-house-rules.yaml"]

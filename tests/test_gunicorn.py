@@ -77,6 +77,16 @@ def server(tmp_path_factory):
     process.wait(timeout=30)
 
 
+def logged_after(log: Path, offset: int) -> str:
+    """What the access log gained past `offset`, once gunicorn has written its line (after the answer)."""
+    for _ in range(200):
+        text = log.read_bytes()[offset:].decode()
+        if text.endswith("\n"):
+            return text
+        time.sleep(0.05)
+    raise AssertionError("gunicorn wrote no access-log line within 10 s")
+
+
 def get(url: str, **headers) -> int:
     try:
         return urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=10).status
@@ -88,10 +98,10 @@ def get(url: str, **headers) -> int:
 def test_no_edit_secret_reaches_the_access_log_however_the_path_is_encoded(server, path):
     base, log = server
 
+    logged_before = log.stat().st_size
     get(f"{base}{path}", Referer=f"{base}{path}")
-    time.sleep(0.5)  # the access log is written after the answer
 
-    text = log.read_text()
+    text = logged_after(log, logged_before)
     assert "/e/[secret]" in text
     assert SECRET not in text
 
@@ -109,11 +119,8 @@ def test_slow_clients_dripping_headers_do_not_hold_every_worker(server):
         for slow in dripping:
             slow.sendall(b"X-a: b\r\n")  # still sending headers, a byte at a time
 
-        started = time.monotonic()
-        status = get(f"{base}/rosters/mine/")
-
-        assert status == 200
-        assert time.monotonic() - started < 2
+        # Answered while all six still hold their connections (get() gives up after 10 s).
+        assert get(f"{base}/rosters/mine/") == 200
     finally:
         for slow in dripping:
             slow.close()
@@ -166,16 +173,18 @@ class Browser:
             return error.code
 
 
+ROUNDS = 40  # each client's rounds: the work is fixed, however fast the machine runs it
+
+
 def test_reads_during_concurrent_edits_never_fail_and_stale_edits_never_get_not_found(server):
     base, log = server
     logged_before = log.stat().st_size
     edit = f"/e/{ROSTER_SECRET}/"
     statuses: list[int] = []
-    stop = threading.Event()
 
     def writer():
         browser = Browser(base)
-        while not stop.is_set():
+        for _ in range(ROUNDS):
             status, page = browser.get(edit)
             statuses.append(status)
             ids = re.findall(r'action="/e/[^/]+/units/(\d+)/duplicate/"', page)
@@ -187,19 +196,18 @@ def test_reads_during_concurrent_edits_never_fail_and_stale_edits_never_get_not_
 
     def reader():
         browser = Browser(base)
-        while not stop.is_set():
+        for _ in range(ROUNDS):
             for path in ("/r/torn-reads/roster.json", "/r/torn-reads/roster.txt", "/r/torn-reads/", edit):
                 statuses.append(browser.get(path)[0])
 
     threads = [threading.Thread(target=job) for job in (writer, writer, reader, reader)]
     for thread in threads:
         thread.start()
-    time.sleep(15)
-    stop.set()
     for thread in threads:
-        thread.join(timeout=60)
+        thread.join(timeout=100)
 
-    assert len(statuses) > 50
+    assert not any(thread.is_alive() for thread in threads)
+    assert len(statuses) >= 2 * ROUNDS * (2 + 4)
     # A failure shows what the server said of it: Django's traceback is in its error log.
     logged = log.read_bytes()[logged_before:].decode()
     failures = [line for line in logged.splitlines() if re.search(r'" (500|404) ', line)]

@@ -48,6 +48,7 @@ def _roster(data, army, unit_type, options: dict[str, int], year: int | None, be
     )
 
 
+@pytest.mark.timeout(300)  # every option of every unit bought alone and judged
 def test_every_offered_option_bought_alone_adds_no_error():
     checked = set()
     failures = []

@@ -9,13 +9,11 @@ pack file fails here.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
 from lists import models
-from lists.gamedata.packs import load_all
 
 ROOT = Path(__file__).resolve().parents[1]
 PACK = ROOT / "lists" / "packs" / "action-all-fronts"
@@ -357,9 +355,7 @@ ARMY_RULES = {
 
 
 @pytest.fixture
-def loaded(db, tmp_path):
-    shutil.copytree(PACK, tmp_path / "action-all-fronts")
-    load_all(tmp_path)
+def loaded(db, real_packs):
     return models.GameSystem.objects.get(key="action-all-fronts")
 
 

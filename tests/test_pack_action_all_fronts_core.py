@@ -6,7 +6,6 @@ the general material and the British, German and French lists (test_pack_action_
 covers the others).
 """
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -15,7 +14,6 @@ import pytest
 
 from lists import models
 from lists.gamedata.loading import game_data
-from lists.gamedata.packs import load_all
 
 ROOT = Path(__file__).resolve().parents[1]
 PACK = ROOT / "lists" / "packs" / "action-all-fronts"
@@ -23,9 +21,7 @@ FILES = ["pack.yaml", "british.yaml", "german.yaml", "french-1940.yaml"]
 
 
 @pytest.fixture
-def game(db, tmp_path):
-    shutil.copytree(PACK, tmp_path / "action-all-fronts")
-    load_all(tmp_path)
+def game(db, real_packs):
     return models.GameSystem.objects.get(key="action-all-fronts")
 
 

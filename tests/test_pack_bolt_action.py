@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from lists import models
-from lists.gamedata.packs import load_all
 
 PACK = Path(__file__).resolve().parents[1] / "lists" / "packs" / "bolt-action-2e"
 SYSTEM = "bolt-action-2e"
@@ -179,10 +178,7 @@ NEW_UNIT_MODELS = {
 
 
 @pytest.fixture
-def game(db, tmp_path):
-    (tmp_path / "bolt-action-2e").symlink_to(PACK, target_is_directory=True)
-    reports = load_all(tmp_path)
-    assert [report.system for report in reports] == [SYSTEM]
+def game(db, real_packs):
     return models.GameSystem.objects.get(key=SYSTEM)
 
 

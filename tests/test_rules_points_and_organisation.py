@@ -1,12 +1,8 @@
 """Points, unit size and organisation checks on in-memory rosters."""
 
-import pytest
-
 from lists.rules import check_roster
 from lists.rules.pricing import unit_points
 from tests.builders import LIEUTENANT, SQUAD, SQUAD_WITH_OPTIONS, choice, codes, organisation, roster, slot
-
-pytestmark = pytest.mark.database_free  # runs once: no database, nothing PostgreSQL would change
 
 PLATOON = organisation(
     slot("officer", ["hq"], name="Lieutenant", min=1, max=1),

@@ -2,13 +2,9 @@
 
 from dataclasses import replace
 
-import pytest
-
 from lists.gamedata.snapshot import ForceInfo, UnitChoice
 from lists.rules.unit_limits import unit_limit_findings
 from tests.builders import codes, roster, unit_type
-
-pytestmark = pytest.mark.database_free  # runs once: no database, nothing PostgreSQL would change
 
 SNIPER = unit_type("sniper-team", category="team", points=50, max_in_roster=1)
 

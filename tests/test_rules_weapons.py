@@ -1,7 +1,5 @@
 """Team, fixed, spotter and weapon-category checks on in-memory rosters."""
 
-import pytest
-
 from lists.gamedata.snapshot import ModelLine
 from lists.rules import check_roster
 from tests.builders import (
@@ -14,8 +12,6 @@ from tests.builders import (
     roster,
     unit_type,
 )
-
-pytestmark = pytest.mark.database_free  # runs once: no database, nothing PostgreSQL would change
 
 
 def test_a_squad_with_a_light_machine_gun_and_a_loader_is_legal():

@@ -77,6 +77,7 @@ def redis_url(tmp_path_factory):
     process.wait(timeout=10)
 
 
+@pytest.mark.timeout(300)  # make serve's server and worker started, used and stopped
 @pytest.mark.parametrize("queue", ["database", "redis"])
 def test_the_server_command_gets_a_worker_that_renders_the_pdf_and_stops_with_it(tmp_path, request, queue):
     env = {
