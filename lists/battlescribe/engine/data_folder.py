@@ -10,7 +10,10 @@ that the engine can use all of it, and returns the files' XML, their digest and 
   bounded size (`xml_loading`);
 - not exactly one game system, a catalogue of another game system;
 - a catalogue link to a catalogue the folder does not hold, an entry link to no entry, a modifier
-  of a kind BattleScribe does not have.
+  of a kind BattleScribe does not have;
+- data beyond the engine's bounds (`limits`): a number that is not finite or too large, too many
+  entries or too deep (`data_limits`, on the parsed files), a cycle of entry links, groups or info
+  groups, or too many entries under one (`data_graph`, on the compiled data).
 
 What it can use but not fully read does not stop a load: it is listed in `notes`, by file and id.
 That is an info link or category link to nothing, a cost of an unknown cost type, and a catalogue
@@ -26,6 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from .compiled import digest_of
+from .data_graph import entry_graph_problems, info_graph_problems
+from .data_limits import NumberCheck
 from .gamedata import GameData
 from .loading import Reader
 from .model import CATEGORY_LINK, ENTRY_LINK, Entry, InfoLink, Modifier
@@ -118,6 +123,7 @@ def read_data_folder(folder: str | Path, progress: Progress | None = None) -> Da
     paths, left_out, problems = folder_files(folder)
     files: list[DataFile] = []
     parsed: list[tuple[str, dict[str, Any]]] = []
+    bounds = NumberCheck()
     for path in paths:
         content = path.read_bytes()
         try:
@@ -131,15 +137,18 @@ def read_data_folder(folder: str | Path, progress: Progress | None = None) -> Da
                 f"{path.name}: its root element is <{data['_root']}>, a {path.suffix} file holds <{wanted}>"
             )
             continue
+        bounds.file(path.name, data)
         files.append(DataFile(path.name, content))
         parsed.append((path.name, data))
         if progress:
             progress(f"read {path.name} ({data.get('name', '')}, revision {data.get('revision', '?')})")
+    problems += bounds.finish()
     if problems:
         raise DataFolderInvalid(problems)
     game_data, file_of, notes = build_game_data(parsed)
     files = [f for f in files if f.name in file_of.values()]
     problems, more_notes = check_game_data(game_data, file_of)
+    problems += entry_graph_problems(game_data, file_of) + info_graph_problems(game_data, file_of)
     if problems:
         raise DataFolderInvalid(problems)
     return DataFolder(folder, files, left_out, data_digest(files), game_data, file_of, notes + more_notes)
