@@ -11,16 +11,18 @@ import time
 from io import StringIO
 from pathlib import Path
 
+import lxml.html
 import pytest
 from django.core.management import CommandError, call_command
 from lxml import etree
 
-from lists.battlescribe.engine import Roster, limits
+from armybuilder.middleware import DataLimitMiddleware
+from lists.battlescribe.engine import Roster, data_folder, limits
 from lists.battlescribe.engine.data_folder import read_data_folder
 from lists.battlescribe.engine.info import shown_info
 from lists.battlescribe.engine.limits import DataLimitExceeded
 from lists.battlescribe.engine.xml_loading import load_data_folder
-from lists.models import BattleScribeCatalogue, BattleScribeDataSet, BattleScribeEntry
+from lists.models import BattleScribeCatalogue, BattleScribeDataSet, BattleScribeEntry, BattleScribeRoster
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 REAL_GAMES = ["battlegroup", "boltaction", "flamesofwar", "konflikt47", "team-yankee"]
@@ -43,6 +45,7 @@ CATALOGUE = """<?xml version="1.0" encoding="UTF-8"?>
       <costs><cost name="pts" typeId="pts" value="{cost}"/></costs>
     </selectionEntry>
   </selectionEntries>
+  <entryLinks>{roots}</entryLinks>
   <sharedSelectionEntries>{shared}</sharedSelectionEntries>
   <sharedSelectionEntryGroups>{groups}</sharedSelectionEntryGroups>
   <sharedInfoGroups>{info}</sharedInfoGroups>
@@ -50,12 +53,12 @@ CATALOGUE = """<?xml version="1.0" encoding="UTF-8"?>
 """
 
 
-def folder_of(tmp_path: Path, unit="", cost="10", shared="", groups="", info="", limit="-1") -> Path:
+def folder_of(tmp_path: Path, unit="", cost="10", shared="", groups="", info="", limit="-1", roots="") -> Path:
     """A data folder holding the game system and the catalogue, with hostile elements put in."""
     folder = tmp_path / "hostile"
     folder.mkdir()
     (folder / "Hostile Game.gst").write_text(GAME_SYSTEM.format(limit=limit))
-    catalogue = CATALOGUE.format(unit=unit, cost=cost, shared=shared, groups=groups, info=info)
+    catalogue = CATALOGUE.format(unit=unit, cost=cost, shared=shared, groups=groups, info=info, roots=roots)
     (folder / "Hostile Army.cat").write_text(catalogue)
     return folder
 
@@ -426,3 +429,58 @@ def test_every_real_game_passes_every_check(game):
     checked = read_data_folder(folder)
 
     assert checked.game_data.catalogues
+
+
+# --- the pages, for data loaded before these checks -------------------------------------------------
+
+
+def loaded_unchecked(tmp_path: Path, monkeypatch, **hostile) -> BattleScribeDataSet:
+    """Hostile data written into the database as a load before these checks would have written it."""
+    monkeypatch.setattr(data_folder, "entry_graph_problems", lambda data, file_of: [])
+    monkeypatch.setattr(data_folder.NumberCheck, "finish", lambda self: [])
+    call_command("load_battlescribe", str(folder_of(tmp_path, **hostile)), stdout=StringIO())
+    return BattleScribeDataSet.objects.get()
+
+
+@pytest.mark.django_db
+def test_starting_a_roster_of_a_self_linking_group_says_why_instead_of_a_500(tmp_path, monkeypatch, client):
+    # The catalogue's own root link to the group: a force offers it from the start.
+    hostile = group("grp-self", link("link-self", "grp-self"))
+    data_set = loaded_unchecked(tmp_path, monkeypatch, roots=link("root-link", "grp-self"), groups=hostile)
+
+    response = client.post("/bs/new/", {"catalogue": f"{data_set.pk}:cat-h", "force": f"{data_set.pk}:force-h"})
+
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "Hostile Game&#x27;s data cannot be used here: entry link link-self (link-self)" in page
+    assert "more than 64 links" in page
+    assert not BattleScribeRoster.objects.exists()
+
+
+@pytest.mark.django_db
+def test_selecting_an_entry_with_a_minimum_of_two_hundred_thousand_says_why(tmp_path, monkeypatch, client):
+    rifle = entry("rifle", min_constraint("200000", "min-rifles"))
+    unit = f"<entryLinks>{link('link-rifle', 'rifle', 'selectionEntry')}</entryLinks>"
+    data_set = loaded_unchecked(tmp_path, monkeypatch, unit=unit, shared=rifle)
+    started = client.post("/bs/new/", {"catalogue": f"{data_set.pk}:cat-h", "force": f"{data_set.pk}:force-h"})
+    editor = lxml.html.fromstring(client.get(started["Location"]).content)
+    form = editor.xpath("//form[contains(@class, 'bs-offers')]")[0]
+    values = {field.get("name"): field.get("value", "") for field in form.xpath(".//input[@name]")}
+    before = BattleScribeRoster.objects.get()
+
+    response = client.post(form.get("hx-post"), {**values, "entry": "unit-sgt"}, HTTP_HX_REQUEST="true")
+
+    problem = lxml.html.fromstring(response.content).xpath("//*[@id='bs-problem']")[0].text_content()
+    assert "Entry rifle (rifle) must be selected at least 200000 times" in problem
+    assert "the engine makes at most 1,000 of one entry" in problem
+    assert BattleScribeRoster.objects.get().version == before.version
+
+
+def test_any_other_page_meeting_data_beyond_the_bounds_answers_with_the_reason(rf):
+    middleware = DataLimitMiddleware(lambda request: None)
+
+    response = middleware.process_exception(rf.get("/bs/r/x/"), DataLimitExceeded("info group g-1 (Notes) nested"))
+
+    assert response.status_code == 422
+    assert "info group g-1 (Notes) nested" in response.content.decode()
+    assert middleware.process_exception(rf.get("/"), KeyError("x")) is None
