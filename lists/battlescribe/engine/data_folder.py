@@ -85,6 +85,7 @@ class DataFolder:
     game_data: GameData
     file_of: dict[str, str]  # catalogue (or game system) id -> file name
     notes: list[Note] = field(default_factory=list)
+    bounds_seconds: float = 0.0  # the time the engine's bounds and the cycles took to check
 
 
 def data_digest(files: list[DataFile]) -> str:
@@ -137,21 +138,24 @@ def read_data_folder(folder: str | Path, progress: Progress | None = None) -> Da
                 f"{path.name}: its root element is <{data['_root']}>, a {path.suffix} file holds <{wanted}>"
             )
             continue
-        bounds.file(path.name, data)
+        bounds.timed(bounds.file, path.name, data)
         files.append(DataFile(path.name, content))
         parsed.append((path.name, data))
         if progress:
             progress(f"read {path.name} ({data.get('name', '')}, revision {data.get('revision', '?')})")
-    problems += bounds.finish()
+    problems += bounds.timed(bounds.finish)
     if problems:
         raise DataFolderInvalid(problems)
     game_data, file_of, notes = build_game_data(parsed)
     files = [f for f in files if f.name in file_of.values()]
     problems, more_notes = check_game_data(game_data, file_of)
-    problems += entry_graph_problems(game_data, file_of) + info_graph_problems(game_data, file_of)
+    problems += bounds.timed(entry_graph_problems, game_data, file_of)
+    problems += bounds.timed(info_graph_problems, game_data, file_of)
     if problems:
         raise DataFolderInvalid(problems)
-    return DataFolder(folder, files, left_out, data_digest(files), game_data, file_of, notes + more_notes)
+    checked = DataFolder(folder, files, left_out, data_digest(files), game_data, file_of, notes + more_notes)
+    checked.bounds_seconds = bounds.seconds
+    return checked
 
 
 def build_game_data(parsed: list[tuple[str, dict[str, Any]]]) -> tuple[GameData, dict[str, str], list[Note]]:

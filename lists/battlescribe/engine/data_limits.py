@@ -11,8 +11,10 @@ or a constraint; those are checked once every file is walked (`finish`), when ev
 from __future__ import annotations
 
 import math
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from .limits import (
     MAX_DEPTH,
@@ -45,6 +47,7 @@ COUNTED_FIELDS = ("selections", "forces")
 MAX_PROBLEMS = 50  # a file of a thousand bad numbers is named by its first fifty
 
 Data = dict[str, Any]
+T = TypeVar("T")
 
 
 @dataclass
@@ -65,6 +68,15 @@ class NumberCheck:
     cost_types: set[str] = field(default_factory=set)
     constraints: dict[str, tuple[str, str]] = field(default_factory=dict)  # id -> (type, field)
     modifiers: list[Pending] = field(default_factory=list)
+    seconds: float = 0.0  # spent checking, reported beside the load's time
+
+    def timed(self, check: Callable[..., T], *args: Any) -> T:
+        """A check's result, its time added to `seconds`."""
+        started = time.perf_counter()
+        try:
+            return check(*args)
+        finally:
+            self.seconds += time.perf_counter() - started
 
     def add(self, problem: str) -> None:
         if len(self.problems) < MAX_PROBLEMS:
