@@ -62,10 +62,16 @@ def compiled(key: str, files: Callable[[], list[tuple[str, bytes]]]) -> GameData
     The least recently used is dropped past CACHE_SIZE: a large game system compiles to a few hundred MB.
     Loading happens under the lock, so two threads asking at once load once; the second waits.
     """
+    return kept(key, lambda: load_data_files(list(files())))
+
+
+def kept(key: str, build: Callable[[], GameData]) -> GameData:
+    """The game data known by `key`, made by `build()` (with the collector paused) once per process;
+    the least recently used dropped past CACHE_SIZE, as `compiled` does."""
     with _lock:
         found = _cache.get(key)
         if found is None:
-            found = without_collection(lambda: load_data_files(list(files())))
+            found = without_collection(build)
             _cache[key] = found
             while len(_cache) > CACHE_SIZE:
                 _cache.popitem(last=False)
