@@ -4,6 +4,7 @@ Each test loads a small data folder written in tmp_path; "a fresh process" is th
 compiled data sets forgotten (`forget_compiled`), and compiling is made to fail where it must not run.
 """
 
+import threading
 from io import StringIO
 from pathlib import Path
 
@@ -116,3 +117,34 @@ def test_warming_at_worker_start_compiles_only_the_data_sets_the_cache_lacks(dat
 
     assert warm_battlescribe_data() == [data_set]
     assert cache.has_key(shared_key(data_set))
+
+
+def test_a_process_building_one_data_set_still_hands_out_another_at_once():
+    # One thread builds a slow data set; another asks for one already kept and one of its own meanwhile.
+    from lists.battlescribe.engine import compiled
+
+    compiled.clear_cache()
+    first, other = object(), object()
+    compiled.kept("first", lambda: first)
+    release, started, finished, answers = threading.Event(), threading.Event(), threading.Event(), []
+
+    def slow_build():
+        started.set()
+        release.wait(3)
+        finished.set()
+        return object()
+
+    builder = threading.Thread(target=lambda: compiled.kept("slow", slow_build))
+    builder.start()
+    started.wait(3)
+    try:
+        answers.append(compiled.kept("first", lambda: pytest.fail("built again")))
+        answers.append(compiled.kept("other", lambda: other))
+        answered_during_the_build = not finished.is_set()
+    finally:
+        release.set()
+        builder.join(10)
+        compiled.clear_cache()
+
+    assert answers == [first, other]
+    assert answered_during_the_build
