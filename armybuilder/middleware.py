@@ -16,6 +16,8 @@ from django.conf import settings
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 
+from lists.battlescribe.engine.limits import DataLimitExceeded
+
 # The editor and its forms (e/...), the pages that start a roster or list this device's rosters,
 # an event organiser's pages (events/o/...) and a player's own submission (events/mine/...), whose address is
 # the organiser's or the player's secret.
@@ -130,6 +132,27 @@ class RefuseNulCharactersMiddleware:
             context = {"title": "That did not work", "problems": problems}
             return render(request, "lists/problems.html", context, status=400)
         return self.get_response(request)
+
+
+class DataLimitMiddleware:
+    """A page that meets loaded game data beyond the engine's bounds (`DataLimitExceeded`: a cycle of links,
+    a minimum of a million) says so, naming the entry, instead of failing with a 500.
+
+    `load_battlescribe` refuses such data; this answers for a data set loaded before it did.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not isinstance(exception, DataLimitExceeded):
+            return None
+        problems = [f"This game's data asks for more than the engine evaluates: {exception}."]
+        context = {"title": "This game's data cannot be used", "problems": problems}
+        return render(request, "lists/problems.html", context, status=422)
 
 
 def client_address(request) -> str:

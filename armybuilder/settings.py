@@ -65,6 +65,7 @@ MIDDLEWARE = [
     "armybuilder.middleware.RefuseNulCharactersMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django_ratelimit.middleware.RatelimitMiddleware",
+    "armybuilder.middleware.DataLimitMiddleware",
 ]
 
 ROOT_URLCONF = "armybuilder.urls"

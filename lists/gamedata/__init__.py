@@ -6,7 +6,7 @@ transaction (`packs`), and building the in-memory `GameData` and
 `RosterSnapshot` from the models with a fixed number of queries (`sections`,
 `loading`, `snapshot`, `overlays`). BattleScribe data folders are written
 into the models by `battlescribe_data` (`load_battlescribe`) and compiled
-once per process by `battlescribe_cache`.
+once per revision by `battlescribe_cache`, kept in the app's cache for every process.
 
 May import: `lists.models`, `lists.battlescribe` (which imports nothing of
 `lists/`) and the standard library; nothing else of `lists/`.

@@ -32,6 +32,7 @@ from lists.battlescribe.engine.model import (
     Profile,
     Rule,
 )
+from lists.gamedata.battlescribe_cache import keep_compiled
 
 __all__ = ["DataFolderInvalid", "LoadedDataSet", "load_data_set"]
 
@@ -51,6 +52,7 @@ def load_data_set(folder: str | Path, progress: Callable[[str], None] | None = N
     system = checked.game_data.game_system
     existing = models.BattleScribeDataSet.objects.filter(game_system_id=system.id, digest=checked.digest).first()
     if existing is not None:
+        keep_compiled(existing, checked.game_data, unless_kept=True)
         return LoadedDataSet(existing, created=False)
     report = data_report(checked, time.perf_counter() - started)
     with transaction.atomic():
@@ -65,6 +67,8 @@ def load_data_set(folder: str | Path, progress: Callable[[str], None] | None = N
         if progress:
             progress(f"writing {system.name} revision {system.revision}")
         DataSetWriter(data_set, checked).write()
+    # Every process reads the compiled form from the cache: none compiles it again for a first visitor.
+    keep_compiled(data_set, checked.game_data)
     return LoadedDataSet(data_set, created=True)
 
 

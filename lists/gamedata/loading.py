@@ -17,6 +17,7 @@ from django.db import DatabaseError, connection, connections, transaction
 
 from lists import models
 from lists.gamedata import sections
+from lists.gamedata.battlescribe_cache import warm_battlescribe_data
 from lists.gamedata.sections import ArmyInfo, source_label
 from lists.gamedata.snapshot import (
     ForceInfo,
@@ -252,6 +253,7 @@ def warm_game_data() -> None:
     try:
         for system in models.GameSystem.objects.all():
             game_data(system)
+        warm_battlescribe_data()  # loaded BattleScribe data sets compiled into the shared cache where missing
     except DatabaseError:
         pass
     finally:

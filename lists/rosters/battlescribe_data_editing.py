@@ -19,6 +19,7 @@ from lxml import etree
 from lists import models
 from lists.battlescribe.engine import Roster
 from lists.battlescribe.engine.elements import Force, Selection
+from lists.battlescribe.engine.limits import DataLimitExceeded
 from lists.battlescribe.engine.options import GroupOption, Option, find_option
 from lists.battlescribe.engine.roster_files import children_named, read_roster_xml, write_roster_xml
 from lists.battlescribe.engine.selecting import effective_count
@@ -82,7 +83,10 @@ def new_roster(
         raise EditRefused(f"{data_set.name} has no force {force_entry_id}: choose one of its forces.")
     roster = Roster(data, name.strip()[:MAX_NAME] or f"{data.catalogues_by_id[catalogue_id].name} roster")
     set_points_limit(roster, limit)
-    roster.add_force(force_entry_id, catalogue_id)
+    try:
+        roster.add_force(force_entry_id, catalogue_id)
+    except DataLimitExceeded as beyond:
+        raise EditRefused(f"{data_set.name}'s data cannot be used here: {beyond}.") from None
     return roster
 
 
@@ -312,7 +316,10 @@ def apply(roster: Roster, action: str, fields: dict) -> None:
     handler = ACTIONS.get(action)
     if handler is None:
         raise EditRefused(f"Unknown change {action[:40]!r}.")
-    handler(roster, fields)
+    try:
+        handler(roster, fields)
+    except DataLimitExceeded as beyond:
+        raise EditRefused(f"The game's data does not allow that change: {beyond}.") from None
 
 
 # --- what a parent holds ---------------------------------------------------------------------------

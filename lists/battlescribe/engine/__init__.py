@@ -17,6 +17,9 @@ Entry points:
   files' digest)
 - `data_folder.read_data_folder(path)`: a folder read and checked whole (or `DataFolderInvalid` naming
   each file and id), with its digest; `data_report.data_report` counts what it holds per catalogue
+- `limits`: the bounds hostile data is refused by at load (`data_limits`, `data_graph`) and kept by the
+  engine at roster time (`DataLimitExceeded`); `pickled.dumps`/`loads`: compiled data as bytes, for a
+  cache every process reads
 - `Roster(game_data)`: `add_force`, `select_entry`, `deselect`, `set_count`, `set_cost_limit`...
 - `roster_state(roster)` and `roster.errors()`; `read_roster_xml` / `write_roster_xml` for .ros files.
 """

@@ -26,7 +26,8 @@ T = TypeVar("T")
 CACHE_SIZE = 4
 
 _cache: OrderedDict[str, GameData] = OrderedDict()
-_lock = threading.Lock()
+_lock = threading.Lock()  # guards _cache and _building, held only for a look-up, never for a build
+_building: dict[str, threading.Lock] = {}  # a lock per key being built
 
 
 @contextmanager
@@ -62,15 +63,34 @@ def compiled(key: str, files: Callable[[], list[tuple[str, bytes]]]) -> GameData
     The least recently used is dropped past CACHE_SIZE: a large game system compiles to a few hundred MB.
     Loading happens under the lock, so two threads asking at once load once; the second waits.
     """
+    return kept(key, lambda: load_data_files(list(files())))
+
+
+def kept(key: str, build: Callable[[], GameData]) -> GameData:
+    """The game data known by `key`, made by `build()` (with the collector paused) once per process;
+    the least recently used dropped past CACHE_SIZE, as `compiled` does.
+
+    Each key has its own lock: two threads asking for one data set build it once (the second waits),
+    while a thread asking for another data set, or one already kept, never waits behind the build.
+    """
     with _lock:
         found = _cache.get(key)
+        if found is not None:
+            _cache.move_to_end(key)
+            return found
+        building = _building.setdefault(key, threading.Lock())
+    with building:
+        with _lock:
+            found = _cache.get(key)
         if found is None:
-            found = without_collection(lambda: load_data_files(list(files())))
+            found = without_collection(build)
+        with _lock:
             _cache[key] = found
+            _cache.move_to_end(key)
             while len(_cache) > CACHE_SIZE:
                 _cache.popitem(last=False)
-        _cache.move_to_end(key)
-        return found
+            _building.pop(key, None)
+    return found
 
 
 def compiled_files(files: list[tuple[str, bytes]]) -> GameData:

@@ -10,7 +10,10 @@ that the engine can use all of it, and returns the files' XML, their digest and 
   bounded size (`xml_loading`);
 - not exactly one game system, a catalogue of another game system;
 - a catalogue link to a catalogue the folder does not hold, an entry link to no entry, a modifier
-  of a kind BattleScribe does not have.
+  of a kind BattleScribe does not have;
+- data beyond the engine's bounds (`limits`): a number that is not finite or too large, too many
+  entries or too deep (`data_limits`, on the parsed files), a cycle of entry links, groups or info
+  groups, or too many entries under one (`data_graph`, on the compiled data).
 
 What it can use but not fully read does not stop a load: it is listed in `notes`, by file and id.
 That is an info link or category link to nothing, a cost of an unknown cost type, and a catalogue
@@ -26,6 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from .compiled import digest_of
+from .data_graph import entry_graph_problems, info_graph_problems
+from .data_limits import NumberCheck
 from .gamedata import GameData
 from .loading import Reader
 from .model import CATEGORY_LINK, ENTRY_LINK, Entry, InfoLink, Modifier
@@ -80,6 +85,7 @@ class DataFolder:
     game_data: GameData
     file_of: dict[str, str]  # catalogue (or game system) id -> file name
     notes: list[Note] = field(default_factory=list)
+    bounds_seconds: float = 0.0  # the time the engine's bounds and the cycles took to check
 
 
 def data_digest(files: list[DataFile]) -> str:
@@ -118,6 +124,7 @@ def read_data_folder(folder: str | Path, progress: Progress | None = None) -> Da
     paths, left_out, problems = folder_files(folder)
     files: list[DataFile] = []
     parsed: list[tuple[str, dict[str, Any]]] = []
+    bounds = NumberCheck()
     for path in paths:
         content = path.read_bytes()
         try:
@@ -131,18 +138,24 @@ def read_data_folder(folder: str | Path, progress: Progress | None = None) -> Da
                 f"{path.name}: its root element is <{data['_root']}>, a {path.suffix} file holds <{wanted}>"
             )
             continue
+        bounds.timed(bounds.file, path.name, data)
         files.append(DataFile(path.name, content))
         parsed.append((path.name, data))
         if progress:
             progress(f"read {path.name} ({data.get('name', '')}, revision {data.get('revision', '?')})")
+    problems += bounds.timed(bounds.finish)
     if problems:
         raise DataFolderInvalid(problems)
     game_data, file_of, notes = build_game_data(parsed)
     files = [f for f in files if f.name in file_of.values()]
     problems, more_notes = check_game_data(game_data, file_of)
+    problems += bounds.timed(entry_graph_problems, game_data, file_of)
+    problems += bounds.timed(info_graph_problems, game_data, file_of)
     if problems:
         raise DataFolderInvalid(problems)
-    return DataFolder(folder, files, left_out, data_digest(files), game_data, file_of, notes + more_notes)
+    checked = DataFolder(folder, files, left_out, data_digest(files), game_data, file_of, notes + more_notes)
+    checked.bounds_seconds = bounds.seconds
+    return checked
 
 
 def build_game_data(parsed: list[tuple[str, dict[str, Any]]]) -> tuple[GameData, dict[str, str], list[Note]]:

@@ -69,6 +69,7 @@ def data_report(folder: DataFolder, seconds: float) -> dict[str, Any]:
         "folder": str(folder.path),
         "digest": folder.digest,
         "seconds": round(seconds, 2),
+        "bounds_seconds": round(folder.bounds_seconds, 2),
         "books": [
             {
                 "file": folder.file_of.get(book.id, ""),
@@ -101,7 +102,8 @@ def report_lines(report: dict[str, Any]) -> list[str]:
     if report["left_out"]:
         lines.append("  not data, left out: " + ", ".join(report["left_out"]))
     lines += not_read_lines(report["not_read"])
-    lines.append(f"  digest {report['digest']}; read and checked in {report['seconds']:.2f} s")
+    bounds = f" (bounds and cycles {report['bounds_seconds']:.2f} s)" if "bounds_seconds" in report else ""
+    lines.append(f"  digest {report['digest']}; read and checked in {report['seconds']:.2f} s{bounds}")
     return lines
 
 

@@ -44,6 +44,10 @@ class GameData:
         # Entries' fields before modifiers, by the entry's id(): see entry_view.base_fields.
         self.base_fields: dict[int, object] = {}
 
+    def __getstate__(self) -> dict:
+        # base_fields is keyed by id(): the ids of another process's objects mean nothing here.
+        return {**self.__dict__, "base_fields": {}}
+
     def _index_book(self, book: Catalogue) -> None:
         for cost_type in book.cost_types:
             if all(c.id != cost_type.id for c in self.cost_types):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .limits import MAX_DEPTH, DataLimitExceeded
 from .model import Entry, InfoGroup, InfoLink, Modifier, Profile, Rule
 from .modifiers import apply_modifiers, bool_change, number_change, text_change
 from .queries import Context
@@ -101,6 +102,7 @@ def gather(
     shown_profiles: list[ShownProfile],
     shown_rules: list[ShownRule],
     hidden: bool = False,
+    depth: int = 0,
 ) -> None:
     """Add profiles and rules, those in info groups and those info links point at."""
     for profile in profiles:
@@ -113,9 +115,10 @@ def gather(
         elif link.type == "rule" and link.target_id in data.rules:
             shown_rules.append(show_rule(data.rules[link.target_id], context, link, hidden))
         elif link.type == "infoGroup" and link.target_id in data.info_groups:
-            add_group(data, data.info_groups[link.target_id], context, shown_profiles, shown_rules, link, hidden)
+            group = data.info_groups[link.target_id]
+            add_group(data, group, context, shown_profiles, shown_rules, link, hidden, depth)
     for group in groups:
-        add_group(data, group, context, shown_profiles, shown_rules, None, hidden)
+        add_group(data, group, context, shown_profiles, shown_rules, None, hidden, depth)
 
 
 def add_group(
@@ -126,8 +129,14 @@ def add_group(
     shown_rules: list[ShownRule],
     link: InfoLink | None,
     hidden: bool,
+    depth: int = 0,
 ) -> None:
     """An info group's contents (hidden with it when it is hidden)."""
+    if depth >= MAX_DEPTH:
+        raise DataLimitExceeded(
+            f"info group {group.id} ({group.name}) is nested more than {MAX_DEPTH} deep (a cycle of info links?): "
+            "the data set must be corrected and loaded again"
+        )
     state = ShownRule(group.name, "", group.hidden or hidden or bool(link and link.hidden), None, None)
     apply_modifiers(group.modifiers, group.modifier_groups, context, state.apply)
     if link is not None:
@@ -142,6 +151,7 @@ def add_group(
         shown_profiles,
         shown_rules,
         state.hidden,
+        depth + 1,
     )
 
 

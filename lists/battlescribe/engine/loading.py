@@ -7,6 +7,7 @@ schema's when `xml_defaults` is set (the two differ on `shared` and `import`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from typing import Any
 
@@ -89,7 +90,7 @@ class Reader:
         repeats = data.get("repeats")
         return Repeat(
             as_number(data.get("value"), 1.0),
-            int(as_number(repeats, 1.0)),
+            as_whole(repeats, 1),
             as_bool(data.get("roundUp")),
             self.query(data, "self"),
         )
@@ -241,7 +242,7 @@ class Reader:
             game_system_id=data.get("gameSystemId") or "",
             is_game_system=is_game_system,
             library=as_bool(data.get("library")),
-            revision=int(as_number(data.get("revision"), 1.0)),
+            revision=as_whole(data.get("revision"), 1),
         )
         cat.selection_entries = [self.entry(e, SELECTION_ENTRY) for e in self.items(data, "selectionEntries")]
         cat.entry_links = [self.entry(e, ENTRY_LINK) for e in self.items(data, "entryLinks")]
@@ -294,6 +295,13 @@ def as_number(value: Any, default: float = 0.0) -> float:
         return float(value)
     except (TypeError, ValueError):
         return default
+
+
+def as_whole(value: Any, default: int) -> int:
+    """A whole number from JSON or XML text; NaN or an infinity reads as the default (`load_battlescribe`
+    refuses them; data that reaches the engine another way must not stop it)."""
+    number = as_number(value, float(default))
+    return int(number) if math.isfinite(number) else default
 
 
 def as_text(value: Any) -> str:

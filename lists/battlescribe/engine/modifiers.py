@@ -6,6 +6,7 @@ import math
 from collections.abc import Callable
 
 from .elements import Force, Selection
+from .limits import MAX_TEXT
 from .model import Condition, ConditionGroup, Modifier, ModifierGroup, Repeat
 from .queries import SELECTION_TYPES, Context, option_has_id, query_value
 
@@ -152,10 +153,21 @@ def text_change(modifier: Modifier, current: str, times: int) -> str:
             return current
         return str(int(changed)) if changed.is_integer() else str(changed)
     if modifier.type == "append":
-        for _ in range(times):
-            current = f"{current} {modifier.value}" if current else modifier.value
-        return current
+        return appended(current, modifier.value, times)
     return current
+
+
+def appended(current: str, value: str, times: int) -> str:
+    """A text with a value appended `times` times, space-separated, kept within MAX_TEXT characters (a
+    repeat can ask for millions of appends: the text stops growing where no page could show it)."""
+    if times <= 0 or not (current or value):
+        return current
+    room = MAX_TEXT - len(current)
+    if room <= 0:
+        return current
+    times = min(times, room // (len(value) + 1) + 1)
+    text = " ".join([value] * times)
+    return (f"{current} {text}" if current else text)[:MAX_TEXT]
 
 
 def bool_change(modifier: Modifier, current: bool) -> bool:

@@ -10,6 +10,7 @@ the group option holding it. Options are built lazily and kept, so each is resol
 from __future__ import annotations
 
 from .gamedata import GameData
+from .limits import MAX_DEPTH, MAX_OPTIONS_UNDER_ENTRY, DataLimitExceeded
 from .model import ENTRY_LINK, SELECTION_ENTRY_GROUP, Constraint, Entry
 
 
@@ -162,6 +163,11 @@ def expand_children(
         target = data.link_target(link)
         if target is None:
             continue
+        if len(prefix) >= MAX_DEPTH:
+            raise DataLimitExceeded(
+                f"entry link {link.id} ({link.name}) is reached through more than {MAX_DEPTH} links "
+                "(a cycle of entry links or groups?): the data set must be corrected and loaded again"
+            )
         link_prefix = (*prefix, link.id)
         if target.kind == SELECTION_ENTRY_GROUP:
             add_group(data, GroupOption(data, target, link, parent, group, link_prefix), children, groups)
@@ -174,6 +180,12 @@ def add_group(data: GameData, group: GroupOption, children: list[Option], groups
     groups.append(group)
     groups.extend(group.nested_groups)
     children.extend(group.options)
+    # Groups are expanded whole: links doubling at every level would otherwise build millions of options.
+    if len(children) + len(groups) > MAX_OPTIONS_UNDER_ENTRY:
+        raise DataLimitExceeded(
+            f"group {group.entry.id} ({group.name}) holds more than {MAX_OPTIONS_UNDER_ENTRY:,} entries through its "
+            "links: the data set must be corrected and loaded again"
+        )
 
 
 def root_options(data: GameData, roots: list[Entry]) -> tuple[list[Option], list[GroupOption]]:

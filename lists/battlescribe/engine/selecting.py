@@ -4,9 +4,13 @@ collective children, counts and copies."""
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
 from .elements import Force, Selection
+from .limits import MAX_AUTO_SELECTIONS, MAX_MIN_SELECTIONS, DataLimitExceeded
 from .options import GroupOption, Option
 
 if TYPE_CHECKING:
@@ -145,35 +149,74 @@ def minimum_of(roster: Roster, node: Option | GroupOption, parent: Force | Selec
     """The least number of selections a node's own min constraints ask for (0 if hidden)."""
     view = roster.view_option(node, parent) if isinstance(node, Option) else None
     values = view.constraint_values if view is not None else {}
-    least = 0
+    least = 0.0
     for constraint, _holder in node.constraints():
         if constraint.type == "min" and constraint.query.field == "selections" and not constraint.query.percent_value:
-            least = max(least, int(values.get(constraint.id, constraint.value)))
-    return least
+            least = max(least, values.get(constraint.id, constraint.value))
+    if not least <= MAX_MIN_SELECTIONS:  # NaN too
+        raise DataLimitExceeded(
+            f"{node.name} ({node.entry.id}) must be selected at least {least:g} times; the engine makes at most "
+            f"{MAX_MIN_SELECTIONS:,} of one entry: the data set must be corrected and loaded again"
+        )
+    return int(least)
 
 
 def select_child_defaults(roster: Roster, selection: Selection) -> None:
     """Select what a new selection must hold: children with a minimum, and groups' defaults."""
-    option = selection.option
-    for child in option.children:
-        for _ in range(minimum_of(roster, child, selection)):
-            select_option(roster, selection, child)
-    for group in option.groups:
-        # Members already selected for their own minimum count toward the group's (a man's Weapon group
-        # of least 1 holding an SMG of least 1 gets the one SMG, not a second as the group's default).
-        members = set(map(id, group.options))
-        held = sum(own_number(c) for c in selection.children if id(c.option) in members)
-        needed = minimum_of(roster, group, selection) - held
-        if needed <= 0:
-            continue
-        default = group.default_option()
-        if default is None:
-            members = group.options
-            default = members[0] if len(members) == 1 else None
-        if default is None:
-            continue
-        for _ in range(needed):
-            select_option(roster, selection, default)
+    with defaults_budget():
+        option = selection.option
+        for child in option.children:
+            for _ in range(minimum_of(roster, child, selection)):
+                count_default(child)
+                select_option(roster, selection, child)
+        for group in option.groups:
+            # Members already selected for their own minimum count toward the group's (a man's Weapon group
+            # of least 1 holding an SMG of least 1 gets the one SMG, not a second as the group's default).
+            members = set(map(id, group.options))
+            held = sum(own_number(c) for c in selection.children if id(c.option) in members)
+            needed = minimum_of(roster, group, selection) - held
+            if needed <= 0:
+                continue
+            default = group.default_option()
+            if default is None:
+                members = group.options
+                default = members[0] if len(members) == 1 else None
+            if default is None:
+                continue
+            for _ in range(needed):
+                count_default(default)
+                select_option(roster, selection, default)
+
+
+# The selections made for minimums and defaults by the action under way (minimums nested in one another
+# multiply: a thousand of a thousand would be a million).
+_defaults_made: ContextVar[list[int] | None] = ContextVar("defaults_made", default=None)
+
+
+@contextmanager
+def defaults_budget() -> Iterator[None]:
+    """Count the selections made for minimums and defaults, from the outermost call on."""
+    if _defaults_made.get() is not None:
+        yield
+        return
+    token = _defaults_made.set([0])
+    try:
+        yield
+    finally:
+        _defaults_made.reset(token)
+
+
+def count_default(option: Option) -> None:
+    """One more selection made for a minimum or a default; refused past MAX_AUTO_SELECTIONS."""
+    made = _defaults_made.get()
+    if made is None:
+        return
+    made[0] += 1
+    if made[0] > MAX_AUTO_SELECTIONS:
+        raise DataLimitExceeded(
+            f"the minimums under {option.name} ({option.entry.id}) ask for more than {MAX_AUTO_SELECTIONS:,} "
+            "selections at once: the data set must be corrected and loaded again"
+        )
 
 
 def own_number(child: Selection) -> int:
@@ -187,11 +230,13 @@ def own_number(child: Selection) -> int:
 
 def select_root_defaults(roster: Roster, force: Force) -> None:
     """Select the root entries a new roster's first force must have (min constraints)."""
-    for option in force.options:
-        if option.group is not None:
-            continue
-        for _ in range(minimum_of(roster, option, force)):
-            new_selection(roster, force, option)
+    with defaults_budget():
+        for option in force.options:
+            if option.group is not None:
+                continue
+            for _ in range(minimum_of(roster, option, force)):
+                count_default(option)
+                new_selection(roster, force, option)
 
 
 def deselect_selection(roster: Roster, selection: Selection) -> None:
