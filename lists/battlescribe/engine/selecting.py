@@ -142,9 +142,12 @@ def new_selection(roster: Roster, parent: Force | Selection, option: Option) -> 
 
 
 def minimum_of(roster: Roster, node: Option | GroupOption, parent: Force | Selection) -> int:
-    """The least number of selections a node's own min constraints ask for (0 if hidden)."""
-    view = roster.view_option(node, parent) if isinstance(node, Option) else None
-    values = view.constraint_values if view is not None else {}
+    """The least number of selections a node's own min constraints ask for, after its modifiers
+    (a hidden group asks for none: BattleScribe skips a hidden entry's constraints)."""
+    view = roster.view_option(node, parent)
+    if view.hidden and not isinstance(node, Option):
+        return 0
+    values = view.constraint_values
     least = 0
     for constraint, _holder in node.constraints():
         if constraint.type == "min" and constraint.query.field == "selections" and not constraint.query.percent_value:
