@@ -18,6 +18,7 @@ from lists.battlescribe.engine import Roster, load_data_folder
 from lists.battlescribe.engine.elements import Force, Selection
 from lists.battlescribe.engine.options import Option, find_option
 from lists.battlescribe.engine.validation import roster_errors
+from lists.web.battlescribe_roster_shape import roster_shape
 
 BSDATA = Path(__file__).resolve().parents[2] / "shared" / "bsdata"
 pytestmark = pytest.mark.database_free
@@ -82,6 +83,19 @@ def child(selection: Selection, entry_id: str) -> Option:
     return found
 
 
+def editor_controls(roster: Roster, selection: Selection) -> dict[str, str]:
+    """The choices the editor shows under a selection: each control's name and kind."""
+    shapes = [shape for force in roster_shape(roster).forces for shape in walk_shapes(force.selections)]
+    [shape] = [shape for shape in shapes if shape.id == selection.id]
+    return {control.name: control.kind for control in shape.controls}
+
+
+def walk_shapes(shapes):
+    for shape in shapes:
+        yield shape
+        yield from walk_shapes(shape.children)
+
+
 def messages(roster: Roster) -> list[str]:
     """The errors a player reads beside the list."""
     return [error.message for error in roster_errors(roster)]
@@ -128,12 +142,23 @@ def test_two_tigers_take_two_escort_tanks(afrika_korps):
     assert messages(tiger_platoon(afrika_korps, TWO_TIGERS, 2)) == [NO_FORMATION]
 
 
+def test_the_editor_offers_one_tigers_escort_as_a_one_of_choice(afrika_korps):
+    roster = tiger_platoon(afrika_korps, ONE_TIGER, 0)
+    [platoon] = roster.forces[0].selections[0].children
+    assert editor_controls(roster, platoon)["Escort Tanks"] == "one-of"
+
+    roster = tiger_platoon(afrika_korps, TWO_TIGERS, 0)
+    [platoon] = roster.forces[0].selections[0].children
+    assert editor_controls(roster, platoon)["Escort Tanks"] == "group"
+
+
 def test_a_platoon_gets_nothing_from_the_hidden_tiger_ace_ability_group(waffen_ss):
     roster, force = new_force(waffen_ss)
     platoon = roster.select(force, root(force, "Panther SS Tank Platoon"))
 
     assert [c.name for c in platoon.children] == ["3x Panther (7.5cm)"]
     assert messages(roster) == [NO_FORMATION]
+    assert "Tiger Ace Ability" not in editor_controls(roster, platoon)
 
 
 def test_the_tiger_ace_card_shows_the_ability_group_and_asks_for_one(waffen_ss):
@@ -144,6 +169,7 @@ def test_the_tiger_ace_card_shows_the_ability_group_and_asks_for_one(waffen_ss):
     roster.select(platoon, child(platoon, TIGER_ACE_CARD))
 
     assert messages(roster) == [NO_FORMATION, "must have 1 more selections of Tiger Ace Ability (minimum 1)"]
+    assert editor_controls(roster, platoon)["Tiger Ace Ability"] == "one-of"
 
 
 def test_defenses_without_an_attack_defence_scenario_are_reported_hidden(kursk_infantry):
@@ -154,6 +180,7 @@ def test_defenses_without_an_attack_defence_scenario_are_reported_hidden(kursk_i
     [error] = roster_errors(roster)
     assert error.message == "cannot have any selections of Defenses (hidden)"
     assert (error.owner_type, error.owner_id, error.entry_id) == ("force", force.id, DEFENSES)
+    assert roster_shape(roster).forces[0].errors == ["cannot have any selections of Defenses (hidden)"]
 
 
 def test_defenses_in_an_attack_defence_scenario_are_legal(kursk_infantry):

@@ -192,20 +192,22 @@ class Shaper:
         """The choices under a selection: each group, then each entry in no group."""
         controls = []
         for group in selection.option.groups:
+            view = self.roster.view_option(group, selection)
             offers = [self.offer(o, selection) for o in group.direct_options]
-            offers = [o for o in offers if o is not None]
+            # A hidden group offers nothing new: only what is already held in it stays shown.
+            offers = [o for o in offers if o is not None and (o.count or not view.hidden)]
             if offers:
-                controls.append(self.group_control(group, selection, offers))
+                controls.append(self.group_control(group, selection, offers, view.name))
         loose = [self.offer(o, selection) for o in selection.option.children if o.group is None]
         controls += [Control("count", o.name, [o]) for o in loose if o is not None]
         return controls
 
-    def group_control(self, group: GroupOption, parent: Selection, offers: list[Offer]) -> Control:
+    def group_control(self, group: GroupOption, parent: Selection, offers: list[Offer], name: str) -> Control:
         most, least = limits(self.roster, group, parent)
         if most == 1:
             chosen = next((o.entry_id for o in offers if o.count), "")
-            return Control("one-of", group.name, offers, group.id, chosen, optional=not least)
-        return Control("group", group.name, offers, group.id)
+            return Control("one-of", name, offers, group.id, chosen, optional=not least)
+        return Control("group", name, offers, group.id)
 
     def offer(self, option: Option, parent: Selection) -> Offer | None:
         held = selections_of(parent, option)
@@ -224,16 +226,19 @@ class Shaper:
 
 
 def limits(roster: Roster, group: GroupOption, parent: Selection) -> tuple[int | None, int]:
-    """A group's most and least selections under its parent, where its constraints say."""
+    """A group's most and least selections under its parent, where its constraints say (after the
+    group's modifiers, as the engine checks them)."""
+    values = roster.view_option(group, parent).constraint_values
     most, least = None, 0
     for constraint, _holder in group.constraints():
         query = constraint.query
         if query.field != "selections" or query.scope != "parent":
             continue
-        if constraint.type == "max" and constraint.value >= 0:
-            most = int(constraint.value) if most is None else min(most, int(constraint.value))
+        value = values.get(constraint.id, constraint.value)
+        if constraint.type == "max" and value >= 0:
+            most = int(value) if most is None else min(most, int(value))
         elif constraint.type == "min":
-            least = max(least, int(constraint.value))
+            least = max(least, int(value))
     return most, least
 
 
