@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from lists.battlescribe.engine import Roster
 from lists.battlescribe.engine.counting import evaluation_pass
 from lists.battlescribe.engine.elements import NO_CATEGORY_ID, Force, Selection
+from lists.battlescribe.engine.entry_view import GroupFields, group_fields
 from lists.battlescribe.engine.options import GroupOption, Option
 from lists.battlescribe.engine.selecting import effective_count
 from lists.battlescribe.engine.validation import ValidationError, in_force_category, roster_errors
@@ -192,22 +193,22 @@ class Shaper:
         """The choices under a selection: each group, then each entry in no group."""
         controls = []
         for group in selection.option.groups:
-            view = self.roster.view_option(group, selection)
+            fields = group_fields(self.roster.data, group, self.roster.context(selection, None))
             offers = [self.offer(o, selection) for o in group.direct_options]
             # A hidden group offers nothing new: only what is already held in it stays shown.
-            offers = [o for o in offers if o is not None and (o.count or not view.hidden)]
+            offers = [o for o in offers if o is not None and (o.count or not fields.hidden)]
             if offers:
-                controls.append(self.group_control(group, selection, offers, view.name))
+                controls.append(self.group_control(group, offers, fields))
         loose = [self.offer(o, selection) for o in selection.option.children if o.group is None]
         controls += [Control("count", o.name, [o]) for o in loose if o is not None]
         return controls
 
-    def group_control(self, group: GroupOption, parent: Selection, offers: list[Offer], name: str) -> Control:
-        most, least = limits(self.roster, group, parent)
+    def group_control(self, group: GroupOption, offers: list[Offer], fields: GroupFields) -> Control:
+        most, least = limits(group, fields)
         if most == 1:
             chosen = next((o.entry_id for o in offers if o.count), "")
-            return Control("one-of", name, offers, group.id, chosen, optional=not least)
-        return Control("group", name, offers, group.id)
+            return Control("one-of", fields.name, offers, group.id, chosen, optional=not least)
+        return Control("group", fields.name, offers, group.id)
 
     def offer(self, option: Option, parent: Selection) -> Offer | None:
         held = selections_of(parent, option)
@@ -225,16 +226,15 @@ class Shaper:
         return Offer(option.id, view.name, self.cost(view.costs), count, most)
 
 
-def limits(roster: Roster, group: GroupOption, parent: Selection) -> tuple[int | None, int]:
+def limits(group: GroupOption, fields: GroupFields) -> tuple[int | None, int]:
     """A group's most and least selections under its parent, where its constraints say (after the
-    group's modifiers, as the engine checks them)."""
-    values = roster.view_option(group, parent).constraint_values
+    group's modifiers there, as the engine checks them)."""
     most, least = None, 0
     for constraint, _holder in group.constraints():
         query = constraint.query
         if query.field != "selections" or query.scope != "parent":
             continue
-        value = values.get(constraint.id, constraint.value)
+        value = fields.limit(constraint.id, constraint.value)
         if constraint.type == "max" and value >= 0:
             most = int(value) if most is None else min(most, int(value))
         elif constraint.type == "min":

@@ -7,6 +7,7 @@ import math
 from typing import TYPE_CHECKING
 
 from .elements import Force, Selection
+from .entry_view import group_fields
 from .options import GroupOption, Option
 
 if TYPE_CHECKING:
@@ -144,10 +145,13 @@ def new_selection(roster: Roster, parent: Force | Selection, option: Option) -> 
 def minimum_of(roster: Roster, node: Option | GroupOption, parent: Force | Selection) -> int:
     """The least number of selections a node's own min constraints ask for, after its modifiers
     (a hidden group asks for none: BattleScribe skips a hidden entry's constraints)."""
-    view = roster.view_option(node, parent)
-    if view.hidden and not isinstance(node, Option):
-        return 0
-    values = view.constraint_values
+    if isinstance(node, Option):
+        values = roster.view_option(node, parent).constraint_values
+    else:
+        fields = group_fields(roster.data, node, roster.context(parent, None))
+        if fields.hidden:
+            return 0
+        values = fields.constraint_values
     least = 0
     for constraint, _holder in node.constraints():
         if constraint.type == "min" and constraint.query.field == "selections" and not constraint.query.percent_value:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from .counting import evaluation_pass
 from .elements import Force, Selection
-from .entry_view import view_entry, view_node
+from .entry_view import group_fields, view_entry
 from .model import ENTRY_LINK, Constraint, Entry
 from .options import GroupOption, Node, Option
 from .queries import Context, query_value
@@ -164,8 +164,8 @@ class Validator:
         evaluated where the group sits (its `parent` scope is the selection holding it). A hidden
         group's constraints are skipped, as BattleScribe skips every hidden entry's."""
         context = self.roster.context(parent, None)
-        view = view_node(self.roster.data, group, context)
-        if view.hidden:
+        fields = group_fields(self.roster.data, group, context)
+        if fields.hidden:
             return
         for constraint, holder in group.constraints():
             value = self.group_count(group, constraint, parent, context)
@@ -173,8 +173,8 @@ class Validator:
             if per_model and isinstance(parent, Selection) and parent.number:
                 value = value / parent.number
             owner = owner_of(parent, constraint)
-            limit = view.constraint_values.get(constraint.id, constraint.value)
-            self.compare(constraint, limit, value, owner, holder.id, view.name)
+            limit = fields.limit(constraint.id, constraint.value)
+            self.compare(constraint, limit, value, owner, holder.id, fields.name)
 
     def group_count(
         self, group: GroupOption, constraint: Constraint, parent: Force | Selection, context: Context
