@@ -180,7 +180,9 @@ def test_defenses_without_an_attack_defence_scenario_are_reported_hidden(kursk_i
     [error] = roster_errors(roster)
     assert error.message == "cannot have any selections of Defenses (hidden)"
     assert (error.owner_type, error.owner_id, error.entry_id) == ("force", force.id, DEFENSES)
-    assert roster_shape(roster).forces[0].errors == ["cannot have any selections of Defenses (hidden)"]
+    [shown] = roster_shape(roster).forces
+    assert shown.errors == ["cannot have any selections of Defenses (hidden)"]
+    assert "Defenses" not in dict(shown.offers)
 
 
 def test_defenses_in_an_attack_defence_scenario_are_legal(kursk_infantry):
@@ -189,3 +191,5 @@ def test_defenses_in_an_attack_defence_scenario_are_legal(kursk_infantry):
     roster.select(force, root(force, "Minefield"))
 
     assert messages(roster) == []
+    offers = dict(roster_shape(roster).forces[0].offers)
+    assert "Minefield" in [offer.name for offer in offers["Defenses"]]

@@ -17,7 +17,7 @@ from lists.battlescribe.engine.elements import NO_CATEGORY_ID, Force, Selection
 from lists.battlescribe.engine.entry_view import GroupFields, group_fields
 from lists.battlescribe.engine.options import GroupOption, Option
 from lists.battlescribe.engine.selecting import effective_count
-from lists.battlescribe.engine.validation import ValidationError, in_force_category, roster_errors
+from lists.battlescribe.engine.validation import ValidationError, hidden_categories, in_force_category, roster_errors
 from lists.rosters.battlescribe_data_editing import held_under, selections_of
 from lists.rosters.battlescribe_data_rosters import number, primary_cost_type
 
@@ -156,13 +156,17 @@ class Shaper:
 
     def force_offers(self, force: Force) -> list[tuple[str, list[Offer]]]:
         """The root entries a force may take, under its categories in the data's order."""
-        by_category: dict[str, list[Offer]] = {c.entry_id: [] for c in force.categories}
+        # A category hidden in this force is not shown, nor the entries under it (as in BattleScribe).
+        hidden = hidden_categories(self.roster, force)
+        by_category: dict[str, list[Offer]] = {c.entry_id: [] for c in force.categories if c.entry_id not in hidden}
         for option in force.options:
             view = self.roster.view_option(option, force)
             if view.hidden:
                 continue
             # Under its primary category of this force (data may mark several), else another of this force's.
             ranked = sorted(view.categories, key=lambda c: not c.primary)
+            if any(c.primary and c.entry_id in hidden for c in ranked):
+                continue
             category = next((c.entry_id for c in ranked if c.entry_id in by_category), None)
             if category is None and not in_force_category(option, force):
                 continue

@@ -122,8 +122,7 @@ class Validator:
         selections in it are an error on the force, as BattleScribe reports them."""
         context = Context(self.roster, force, force, None)
         for link in force.entry.category_links:
-            category = self.roster.data.category_entries.get(link.target_id or "")
-            holders = [link] + ([category] if category is not None else [])
+            holders = category_holders(self.roster, link)
             views = [view_entry(self.roster.data, holder, context) for holder in holders]
             if any(view.hidden for view in views):
                 self.hidden_category(force, link, views[-1].name)
@@ -273,6 +272,22 @@ class Validator:
             self.check_group(group, selection)
         for child in selection.children:
             self.check_selection(child)
+
+
+def category_holders(roster: Roster, link: Entry) -> list[Entry]:
+    """A force's category link, then the category entry it links to (both hold constraints and modifiers)."""
+    category = roster.data.category_entries.get(link.target_id or "")
+    return [link] + ([category] if category is not None else [])
+
+
+def hidden_categories(roster: Roster, force: Force) -> set[str]:
+    """The ids of a force's categories hidden there (by their entry, their link, or a modifier)."""
+    context = Context(roster, force, force, None)
+    return {
+        link.target_id or ""
+        for link in force.entry.category_links
+        if any(view_entry(roster.data, holder, context).hidden for holder in category_holders(roster, link))
+    }
 
 
 def quiet_when_empty(option: Option) -> bool:
