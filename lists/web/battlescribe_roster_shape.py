@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from lists.battlescribe.engine import Roster
 from lists.battlescribe.engine.counting import evaluation_pass
 from lists.battlescribe.engine.elements import NO_CATEGORY_ID, Force, Selection
+from lists.battlescribe.engine.entry_view import GroupFields, group_fields
 from lists.battlescribe.engine.options import GroupOption, Option
 from lists.battlescribe.engine.selecting import effective_count
-from lists.battlescribe.engine.validation import ValidationError, in_force_category, roster_errors
+from lists.battlescribe.engine.validation import ValidationError, hidden_categories, in_force_category, roster_errors
 from lists.rosters.battlescribe_data_editing import held_under, selections_of
 from lists.rosters.battlescribe_data_rosters import number, primary_cost_type
 
@@ -155,13 +156,17 @@ class Shaper:
 
     def force_offers(self, force: Force) -> list[tuple[str, list[Offer]]]:
         """The root entries a force may take, under its categories in the data's order."""
-        by_category: dict[str, list[Offer]] = {c.entry_id: [] for c in force.categories}
+        # A category hidden in this force is not shown, nor the entries under it (as in BattleScribe).
+        hidden = hidden_categories(self.roster, force)
+        by_category: dict[str, list[Offer]] = {c.entry_id: [] for c in force.categories if c.entry_id not in hidden}
         for option in force.options:
             view = self.roster.view_option(option, force)
             if view.hidden:
                 continue
             # Under its primary category of this force (data may mark several), else another of this force's.
             ranked = sorted(view.categories, key=lambda c: not c.primary)
+            if any(c.primary and c.entry_id in hidden for c in ranked):
+                continue
             category = next((c.entry_id for c in ranked if c.entry_id in by_category), None)
             if category is None and not in_force_category(option, force):
                 continue
@@ -192,20 +197,22 @@ class Shaper:
         """The choices under a selection: each group, then each entry in no group."""
         controls = []
         for group in selection.option.groups:
+            fields = group_fields(self.roster.data, group, self.roster.context(selection, None))
             offers = [self.offer(o, selection) for o in group.direct_options]
-            offers = [o for o in offers if o is not None]
+            # A hidden group offers nothing new: only what is already held in it stays shown.
+            offers = [o for o in offers if o is not None and (o.count or not fields.hidden)]
             if offers:
-                controls.append(self.group_control(group, selection, offers))
+                controls.append(self.group_control(group, offers, fields))
         loose = [self.offer(o, selection) for o in selection.option.children if o.group is None]
         controls += [Control("count", o.name, [o]) for o in loose if o is not None]
         return controls
 
-    def group_control(self, group: GroupOption, parent: Selection, offers: list[Offer]) -> Control:
-        most, least = limits(self.roster, group, parent)
+    def group_control(self, group: GroupOption, offers: list[Offer], fields: GroupFields) -> Control:
+        most, least = limits(group, fields)
         if most == 1:
             chosen = next((o.entry_id for o in offers if o.count), "")
-            return Control("one-of", group.name, offers, group.id, chosen, optional=not least)
-        return Control("group", group.name, offers, group.id)
+            return Control("one-of", fields.name, offers, group.id, chosen, optional=not least)
+        return Control("group", fields.name, offers, group.id)
 
     def offer(self, option: Option, parent: Selection) -> Offer | None:
         held = selections_of(parent, option)
@@ -223,17 +230,19 @@ class Shaper:
         return Offer(option.id, view.name, self.cost(view.costs), count, most)
 
 
-def limits(roster: Roster, group: GroupOption, parent: Selection) -> tuple[int | None, int]:
-    """A group's most and least selections under its parent, where its constraints say."""
+def limits(group: GroupOption, fields: GroupFields) -> tuple[int | None, int]:
+    """A group's most and least selections under its parent, where its constraints say (after the
+    group's modifiers there, as the engine checks them)."""
     most, least = None, 0
     for constraint, _holder in group.constraints():
         query = constraint.query
         if query.field != "selections" or query.scope != "parent":
             continue
-        if constraint.type == "max" and constraint.value >= 0:
-            most = int(constraint.value) if most is None else min(most, int(constraint.value))
+        value = fields.limit(constraint.id, constraint.value)
+        if constraint.type == "max" and value >= 0:
+            most = int(value) if most is None else min(most, int(value))
         elif constraint.type == "min":
-            least = max(least, int(constraint.value))
+            least = max(least, int(value))
     return most, least
 
 

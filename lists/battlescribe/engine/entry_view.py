@@ -157,6 +157,29 @@ def view_node(data: GameData, node: Node, context: Context, selection: Selection
     return view
 
 
+@dataclass(slots=True, frozen=True)
+class GroupFields:
+    """What a group's modifiers can change of its checks: whether it is hidden, its name, its limits."""
+
+    hidden: bool
+    name: str
+    constraint_values: dict[str, float]
+
+    def limit(self, constraint_id: str, value: float) -> float:
+        """A constraint's value after the group's modifiers (its own value where none changes it)."""
+        return self.constraint_values.get(constraint_id, value)
+
+
+def group_fields(data: GameData, group: Node, context: Context) -> GroupFields:
+    """A group's hidden flag, name and constraint values where it sits (its modifiers evaluated in
+    `context`, whose parent is the selection or force holding it). A group with no modifiers is
+    read off its data, as most are, so checking one costs no view."""
+    if not any(source.has_modifiers for source in group.sources):
+        return GroupFields(any(source.hidden for source in group.sources), group.name, {})
+    view = view_node(data, group, context)
+    return GroupFields(view.hidden, view.name, view.constraint_values)
+
+
 def view_entry(data: GameData, entry: Entry, context: Context) -> EntryView:
     """A force entry's, category's or other entry's fields after its modifiers."""
     fields = data.base_fields.get(id(entry))

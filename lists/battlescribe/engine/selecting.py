@@ -10,6 +10,7 @@ from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
 from .elements import Force, Selection
+from .entry_view import group_fields
 from .limits import MAX_AUTO_SELECTIONS, MAX_MIN_SELECTIONS, DataLimitExceeded
 from .options import GroupOption, Option
 
@@ -146,9 +147,15 @@ def new_selection(roster: Roster, parent: Force | Selection, option: Option) -> 
 
 
 def minimum_of(roster: Roster, node: Option | GroupOption, parent: Force | Selection) -> int:
-    """The least number of selections a node's own min constraints ask for (0 if hidden)."""
-    view = roster.view_option(node, parent) if isinstance(node, Option) else None
-    values = view.constraint_values if view is not None else {}
+    """The least number of selections a node's own min constraints ask for, after its modifiers
+    (a hidden group asks for none: BattleScribe skips a hidden entry's constraints)."""
+    if isinstance(node, Option):
+        values = roster.view_option(node, parent).constraint_values
+    else:
+        fields = group_fields(roster.data, node, roster.context(parent, None))
+        if fields.hidden:
+            return 0
+        values = fields.constraint_values
     least = 0.0
     for constraint, _holder in node.constraints():
         if constraint.type == "min" and constraint.query.field == "selections" and not constraint.query.percent_value:

@@ -108,6 +108,7 @@ def force_out(roster: Roster, force: Force) -> State:
         "catalogueId": force.catalogue.id,
         "catalogueName": force.catalogue.name,
         "hidden": force.hidden,
+        "availableEntryCount": available_entry_count(force),
         "selections": [selection_out(roster, s) for s in by_name(force.selections)],
         "childForces": [force_out(roster, f) for f in by_name(force.forces)],
         "profiles": [profile_out(p) for p in profiles],
@@ -125,6 +126,12 @@ def force_out(roster: Roster, force: Force) -> State:
     }
     found.update({k: v for k, v in optional.items() if v})
     return found
+
+
+def available_entry_count(force: Force) -> int:
+    """How many entries a force offers at its root, as BattleScribe counts them: selection entries and
+    links to them (a root group's members are not counted; BattleScribe lists no groups at the root)."""
+    return sum(1 for option in force.options if option.group is None)
 
 
 def force_info(roster: Roster, force: Force) -> tuple[list[ShownProfile], list[ShownRule]]:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from .counting import evaluation_pass
 from .elements import Force, Selection
-from .entry_view import view_entry
+from .entry_view import group_fields, view_entry
 from .model import ENTRY_LINK, Constraint, Entry
 from .options import GroupOption, Node, Option
 from .queries import Context, query_value
@@ -116,14 +116,20 @@ class Validator:
             self.check_selection(selection)
 
     def check_categories(self, force: Force) -> None:
-        """Constraints of the force's categories (on the category links and category entries)."""
+        """Constraints of the force's categories (on the category links and category entries).
+
+        A category hidden (by itself, its link, or their modifiers) has its constraints skipped, and
+        selections in it are an error on the force, as BattleScribe reports them."""
+        context = Context(self.roster, force, force, None)
         for link in force.entry.category_links:
-            category = self.roster.data.category_entries.get(link.target_id or "")
-            holders = [link] + ([category] if category is not None else [])
-            for holder in holders:
+            holders = category_holders(self.roster, link)
+            views = [view_entry(self.roster.data, holder, context) for holder in holders]
+            if any(view.hidden for view in views):
+                self.hidden_category(force, link, views[-1].name)
+                if not force.forces:
+                    continue
+            for holder, view in zip(holders, views, strict=True):
                 for constraint in holder.constraints:
-                    context = Context(self.roster, force, force, None)
-                    view = view_entry(self.roster.data, holder, context)
                     limit = view.constraint_values.get(constraint.id, constraint.value)
                     value = query_value(constraint.query, context, child_id=link.target_id, shared=True)
                     if constraint.query.scope == "parent":
@@ -153,15 +159,21 @@ class Validator:
             self.check_constraint(option, holder, constraint, limit, parent, target, view.name)
 
     def check_group(self, group: GroupOption, parent: Force | Selection) -> None:
-        """The constraints of a group under a parent."""
+        """The constraints of a group under a parent, after the group's (and its link's) modifiers,
+        evaluated where the group sits (its `parent` scope is the selection holding it). A hidden
+        group's constraints are skipped, as BattleScribe skips every hidden entry's."""
         context = self.roster.context(parent, None)
+        fields = group_fields(self.roster.data, group, context)
+        if fields.hidden:
+            return
         for constraint, holder in group.constraints():
             value = self.group_count(group, constraint, parent, context)
             per_model = isinstance(parent, Selection) and constraint.query.scope == "parent" and all_collective(group)
             if per_model and isinstance(parent, Selection) and parent.number:
                 value = value / parent.number
             owner = owner_of(parent, constraint)
-            self.compare(constraint, constraint.value, value, owner, holder.id, group.name)
+            limit = fields.limit(constraint.id, constraint.value)
+            self.compare(constraint, limit, value, owner, holder.id, fields.name)
 
     def group_count(
         self, group: GroupOption, constraint: Constraint, parent: Force | Selection, context: Context
@@ -234,6 +246,14 @@ class Validator:
                 ValidationError(message, owner[0], owner[1], owner[2], entry_id, constraint_id or constraint.id), key
             )
 
+    def hidden_category(self, force: Force, link: Entry, name: str) -> None:
+        """Selections at a force's root in a category hidden there."""
+        category_id = link.target_id or ""
+        held = sum(s.number for s in force.selections if any(c.entry_id == category_id for c in s.categories))
+        if held:
+            message = f"cannot have any selections of {name or link.name} (hidden)"
+            self.add(ValidationError(message, "force", force.id, force.entry.id, category_id, "hidden"))
+
     def hidden_error(self, option: Option, parent: Force | Selection, selections: list[Selection], name: str) -> None:
         """A hidden entry that is selected."""
         message = f"cannot have any selections of {name} (hidden)"
@@ -252,6 +272,22 @@ class Validator:
             self.check_group(group, selection)
         for child in selection.children:
             self.check_selection(child)
+
+
+def category_holders(roster: Roster, link: Entry) -> list[Entry]:
+    """A force's category link, then the category entry it links to (both hold constraints and modifiers)."""
+    category = roster.data.category_entries.get(link.target_id or "")
+    return [link] + ([category] if category is not None else [])
+
+
+def hidden_categories(roster: Roster, force: Force) -> set[str]:
+    """The ids of a force's categories hidden there (by their entry, their link, or a modifier)."""
+    context = Context(roster, force, force, None)
+    return {
+        link.target_id or ""
+        for link in force.entry.category_links
+        if any(view_entry(roster.data, holder, context).hidden for holder in category_holders(roster, link))
+    }
 
 
 def quiet_when_empty(option: Option) -> bool:
