@@ -21,7 +21,6 @@ from lists.battlescribe.engine.validation import roster_errors
 from lists.web.battlescribe_roster_shape import roster_shape
 
 BSDATA = Path(__file__).resolve().parents[2] / "shared" / "bsdata"
-pytestmark = pytest.mark.database_free
 
 GERMAN_INFANTRY_PLATOON = "dcdb-84be-21e2-f025"
 COMMAND_VEHICLE_GROUP = "eae5-2f4c-8ee8-b193"
