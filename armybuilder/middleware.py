@@ -20,7 +20,7 @@ from django.utils.cache import add_never_cache_headers
 # an event organiser's pages (events/o/...) and a player's own submission (events/mine/...), whose address is
 # the organiser's or the player's secret.
 PRIVATE_ROUTES = ("e/", "rosters/", "events/o/", "events/mine/")
-EDIT_SECRET = re.compile(r"/(e|events/o|events/mine)/[^/?#\s\"']+")
+EDIT_SECRET = re.compile(r"/(e|events/o|events/mine|rosters/join)/[^/?#\s\"']+")
 
 
 PERCENT_ESCAPES = 5  # a path encoded more often than this is not one any browser sends
