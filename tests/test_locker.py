@@ -17,6 +17,7 @@ import pytest
 import yaml
 from django.core import signing
 from django.test import Client, RequestFactory, override_settings
+from pypdf import PdfReader
 
 from lists.models import BattleScribeRoster, Locker, LockerDevice, LockerEntry, Roster
 from lists.rosters import locker
@@ -324,3 +325,41 @@ def test_a_battlescribe_data_roster_joins_the_locker_and_the_zip_as_ros(devices)
     assert b.post(f"/rosters/mine/data/{own.share_id}/delete/").status_code == 302
     gone = Client().get(f"/bs/r/{own.share_id}/")
     assert gone.status_code == 410 and "Copy of Bulge breakout" in gone.content.decode()
+
+
+def pdf_text(pdf: bytes) -> str:
+    return " ".join(" ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(pdf)).pages)
+
+
+def test_the_organiser_s_list_carries_the_share_link_as_a_qr_code(devices):
+    a, _, _ = devices
+    roster, _ = start(a, "Ardennes patrol")
+    other, _ = start(a, "Ardennes patrol")  # the same content, another roster: its own link on its own list
+
+    pdfs = [a.get(f"/r/{one.share_id}/list.pdf") for one in (roster, other)]
+
+    for one, response in zip((roster, other), pdfs, strict=True):
+        assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+        text = pdf_text(response.content)
+        assert "Scan to open this roster" in text
+        assert f"http://testserver/r/{one.share_id}/".replace(" ", "") in text.replace(" ", "")
+    page = PdfReader(io.BytesIO(pdfs[0].content)).pages[0]
+    assert "/Image" not in str(page["/Resources"].get("/XObject", {}))
+
+
+@pytest.mark.usefixtures("flames_of_war")
+def test_a_battlescribe_data_roster_s_organiser_s_list_carries_its_share_link(devices):
+    a, _, _ = devices
+    shared, _ = stored_roster()
+
+    response = a.get(f"/bs/r/{shared.share_id}/list.pdf")
+
+    assert response.status_code == 200
+    text = pdf_text(response.content).replace(" ", "")
+    assert "Scantoopenthisroster" in text and f"http://testserver/bs/r/{shared.share_id}/" in text
+
+
+def test_logs_never_hold_a_join_secret():
+    from armybuilder.middleware import mask_edit_secrets
+
+    assert mask_edit_secrets("GET /rosters/join/s3cret-Join_link/ HTTP/1.1") == "GET /rosters/join/[secret]/ HTTP/1.1"
