@@ -21,7 +21,7 @@ from pypdf import PdfReader
 
 from lists.models import BattleScribeRoster, Locker, LockerDevice, LockerEntry, Roster
 from lists.rosters import locker
-from lists.rosters.sharing import hash_secret
+from lists.rosters.sharing import hash_secret, qr_svg
 from lists.web.devices import this_device
 from tests.test_battlescribe_pdf_delivery import flames_of_war, stored_roster  # noqa: F401 - the real data's fixture
 
@@ -71,6 +71,7 @@ def test_the_join_link_shows_once_with_its_qr_code_drawn_in_the_page(devices):
     page = response.content.decode()
     url, path, secret = JOIN.search(page).groups()
     assert re.search(r'<svg [^>]*class="qr"', page) and "<title>QR code of the join link</title>" in page
+    assert qr_svg(url, "QR code of the join link") in page  # the code drawn is the link shown
     assert "no-store" in response["Cache-Control"]
     assert secret not in mine(a)  # shown once: "my rosters" never holds it
     assert Locker.objects.get().join_secret_hash == hash_secret(secret)  # kept as a hash only
