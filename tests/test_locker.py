@@ -192,6 +192,10 @@ def test_a_dropped_device_no_longer_reaches_the_locker(devices):
 
     assert "Ardennes patrol" not in mine(b)
     assert "Ardennes patrol" in mine(a)
+    a_device = LockerDevice.objects.get()
+    assert a.post(f"/rosters/mine/devices/{a_device.pk}/drop/").status_code == 302  # the last device leaves
+    assert "Ardennes patrol" not in mine(a) and not Locker.objects.exists()
+    assert Roster.objects.filter(name="Ardennes patrol").exists()  # the roster and its links stay
 
 
 def test_deleting_for_good_asks_first_then_its_links_say_it_was_deleted(devices):

@@ -162,8 +162,13 @@ def join(join_secret: str, current: Opened | None, device_secret: str | None, na
 
 
 def drop_device(opened: Opened, device_id: int) -> bool:
-    """Drop a device of the locker: its cookie no longer opens it. The device asking may drop itself."""
-    return LockerDevice.objects.filter(locker=opened.locker, pk=device_id).delete()[0] > 0
+    """Drop a device of the locker: its cookie no longer opens it. The device asking may drop itself; a locker
+    left without devices goes, as nothing could open it."""
+    with transaction.atomic():
+        dropped = LockerDevice.objects.filter(locker=opened.locker, pk=device_id).delete()[0] > 0
+        if dropped and not opened.locker.devices.exists():
+            opened.locker.delete()
+    return dropped
 
 
 def remove(opened: Opened, kind: str, share_id: str) -> Kept | None:
