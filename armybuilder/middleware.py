@@ -18,11 +18,11 @@ from django.utils.cache import add_never_cache_headers
 
 from lists.battlescribe.engine.limits import DataLimitExceeded
 
-# The editor and its forms (e/...), the pages that start a roster or list this device's rosters,
+# The editor and its forms (e/...), the pages that start a roster, list this device's rosters or join them (rosters/...),
 # an event organiser's pages (events/o/...) and a player's own submission (events/mine/...), whose address is
 # the organiser's or the player's secret.
 PRIVATE_ROUTES = ("e/", "rosters/", "events/o/", "events/mine/")
-EDIT_SECRET = re.compile(r"/(e|events/o|events/mine)/[^/?#\s\"']+")
+EDIT_SECRET = re.compile(r"/(e|events/o|events/mine|rosters/join)/[^/?#\s\"']+")
 
 
 PERCENT_ESCAPES = 5  # a path encoded more often than this is not one any browser sends
@@ -55,7 +55,7 @@ def _decoded_with_spans(text: str) -> list[tuple[str, int, int]]:
 
 def mask_edit_secrets(text: str) -> str:
     """The text with every edit, organiser's or player's secret (/e/<secret>/, /events/o/<secret>/,
-    /events/mine/<secret>/) replaced by a placeholder, and everything else as it was given.
+    /events/mine/<secret>/, a join link /rosters/join/<secret>/) replaced by a placeholder, and everything else as it was given.
 
     A path percent-encoded (`/%65/<secret>/`, `/e%2F<secret>/`) opens the editor too: the secret is
     looked for in the text decoded (as often as it was encoded), and the encoded span holding it is

@@ -66,6 +66,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "django_ratelimit.middleware.RatelimitMiddleware",
     "armybuilder.middleware.DataLimitMiddleware",
+    "lists.web.deleted_roster.RosterDeletedMiddleware",
 ]
 
 ROOT_URLCONF = "armybuilder.urls"
@@ -225,3 +226,5 @@ VERIFY_RATE = os.environ.get("ARMYBUILDER_VERIFY_RATE", "60/m")  # fingerprint l
 # GETs of the pages that cost most to build (editor, share page, organiser's page, PDFs and their progress), per
 # client address: a PDF followed by its page or script asks at most about once a second.
 PAGE_RATE = os.environ.get("ARMYBUILDER_PAGE_RATE", "120/m")
+# Opening or using a join link of a roster locker, per client address: a few devices join at once, guesses stop here.
+JOIN_RATE = os.environ.get("ARMYBUILDER_JOIN_RATE", "20/m")

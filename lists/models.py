@@ -560,7 +560,7 @@ class IssuedFingerprint(models.Model):
         return self.fingerprint
 
 
-# Tournament events and BattleScribe data sets live in their own modules; imported here so Django finds them.
+# Tournament events, BattleScribe data sets and roster lockers live in their own modules; imported here so Django finds them.
 from lists.battlescribe_models import (  # noqa: E402,F401
     BattleScribeCatalogue,
     BattleScribeCategory,
@@ -576,3 +576,4 @@ from lists.battlescribe_models import (  # noqa: E402,F401
     BattleScribeRule,
 )
 from lists.event_models import Event, Submission  # noqa: E402,F401
+from lists.locker_models import DeletedRoster, Locker, LockerDevice, LockerEntry  # noqa: E402,F401

@@ -15,8 +15,9 @@ LISTS = Path(__file__).resolve().parent.parent / "lists"
 # What each part of lists/ may import of lists/ besides itself, bottom to top. The top (`urls`,
 # `templatetags`, `management`) may import anything.
 MAY_IMPORT = {
-    "models": {"event_models", "battlescribe_models"},
+    "models": {"event_models", "battlescribe_models", "locker_models"},
     "event_models": set(),
+    "locker_models": set(),
     "battlescribe_models": set(),
     "battlescribe": set(),
     "gamedata": {"battlescribe", "models", "event_models"},

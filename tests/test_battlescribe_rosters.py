@@ -220,7 +220,8 @@ def test_the_web_import_notes_a_file_total_unlike_ours(client, normandy):
     assert "<td>Hanomag</td><td>99</td><td>89</td>" in page
     roster = Roster.objects.get()
     assert client.get(response.context["edit_url"]).status_code == 200
-    assert "my_rosters" in response.cookies  # the edit link is remembered, as after any import
+    assert "device" in response.cookies  # the roster goes into the device's locker, as after any import
+    assert response.context["edit_url"] in client.get("/rosters/mine/").content.decode()
     assert roster.name == "Kampfgruppe Normandie"
 
 

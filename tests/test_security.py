@@ -211,11 +211,11 @@ def test_every_answer_carries_a_permissions_policy(client):
 
 @pytest.mark.django_db
 @override_settings(SESSION_COOKIE_SECURE=True)
-def test_the_edit_links_cookie_stays_secure_on_a_request_not_seen_as_https(client):
+def test_the_device_cookie_stays_secure_on_a_request_not_seen_as_https(client):
     response = client.post("/rosters/import/", {"text": EXAMPLE})  # plain http, as behind a misconfigured proxy
 
-    assert response.cookies["my_rosters"]["secure"] is True
-    assert response.cookies["my_rosters"]["httponly"] is True
+    assert response.cookies["device"]["secure"] is True
+    assert response.cookies["device"]["httponly"] is True
 
 
 @pytest.mark.django_db

@@ -18,11 +18,13 @@ A stored roster's PDFs are rendered in the background (`lists.pdfs.tasks`) and c
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 from django.template.loader import render_to_string
 
 from lists import models
+from lists.cards.list_summary import share_code
 from lists.cards.renderer import render_pdf, templates_digest
 from lists.rosters.battlescribe_card_content import (
     UnitCard,
@@ -119,10 +121,11 @@ def list_context(found: DataSetRoster) -> dict:
     }
 
 
-def battlescribe_list_pdf(found: DataSetRoster, title: str = "", fingerprint: str = "") -> bytes:
-    """The organiser's list of a roster read by the engine (A4), with its fingerprint. An event's pack heads it
-    with the player's name (`title`) and prints the fingerprint the list was submitted with."""
-    context = list_context(found)
+def battlescribe_list_pdf(found: DataSetRoster, title: str = "", fingerprint: str = "", link: str = "") -> bytes:
+    """The organiser's list of a roster read by the engine (A4), with its fingerprint and its share `link` as a
+    QR code. An event's pack heads it with the player's name (`title`) and prints the fingerprint the list was
+    submitted with."""
+    context = list_context(found) | share_code(link)
     context["roster_name"] = title or context["roster_name"]
     context["fingerprint"] = fingerprint or context["fingerprint"]
     return render_pdf(render_to_string("cards/battlescribe_list.html", context))
@@ -147,11 +150,12 @@ def pdf_look(kind: str) -> str:
     return templates_digest(PDF_LOOKS[kind])
 
 
-def battlescribe_pdf_key(kind: str, kept: models.BattleScribeRoster) -> str:
+def battlescribe_pdf_key(kind: str, kept: models.BattleScribeRoster, link: str = "") -> str:
     """The cache key of a stored roster's `cards` or `list` PDF: every saved edit raises the roster's version, and
     new templates change their digest, so a cached PDF is never older than the roster or the look it shows."""
     look = pdf_look(kind)
-    return f"pdf:bs-{kind}:{look}:{kept.data_set.digest}:{kept.share_id}:{kept.version}"
+    printed = hashlib.sha256(link.encode()).hexdigest()[:16] if link else "-"  # the list's QR code of its link
+    return f"pdf:bs-{kind}:{look}:{kept.data_set.digest}:{kept.share_id}:{kept.version}:{printed}"
 
 
 def card_units(found: DataSetRoster) -> int:
@@ -159,6 +163,6 @@ def card_units(found: DataSetRoster) -> int:
     return sum(1 for force in found.roster.all_forces() for top in force.selections if not top.hidden)
 
 
-def battlescribe_pdf(kind: str, found: DataSetRoster) -> bytes:
-    """The roster's unit cards (`cards`) or organiser's list (`list`)."""
-    return battlescribe_cards_pdf(found) if kind == "cards" else battlescribe_list_pdf(found)
+def battlescribe_pdf(kind: str, found: DataSetRoster, link: str = "") -> bytes:
+    """The roster's unit cards (`cards`) or organiser's list (`list`, carrying its share `link` as a QR code)."""
+    return battlescribe_cards_pdf(found) if kind == "cards" else battlescribe_list_pdf(found, link=link)

@@ -7,6 +7,7 @@ from lists.gamedata.snapshot import RosterSnapshot
 from lists.rosters.fingerprint import fingerprint
 from lists.rosters.plain_names import plain_army_name, plain_unit_names
 from lists.rosters.plain_text import DASH, NOTE_PREFIX, plain_unit_line
+from lists.rosters.sharing import qr_svg
 from lists.rosters.text_files import HOUSE_RULE_PREFIX, TOTAL_PREFIX, force_line, header_lines, unit_details, unit_line
 from lists.rules.pricing import house_rule_lines
 from lists.rules.verdict import Verdict
@@ -142,3 +143,11 @@ def _plain_units(roster: RosterSnapshot, data: GameData, verdict: Verdict, conte
         details = f" ({line['details']})" if line["details"] else ""
         lines.append(f"{HOUSE_RULE_PREFIX}{line['name']}{details}{DASH}{line['points']} pts")
     return lines
+
+
+def share_code(link: str) -> dict:
+    """What a printed list needs to carry its share link: the link and its QR code (inline SVG; none without)."""
+    return {
+        "share_link": link,
+        "share_qr": qr_svg(link, "QR code of this roster's share link", scale=3) if link else "",
+    }

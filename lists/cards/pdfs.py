@@ -13,7 +13,7 @@ from django.template.loader import render_to_string
 
 from lists.cards import render_helpers, renderer
 from lists.cards.layout import CACHE_SECONDS, CARD_SIZES, LIST_VARIANT, Block, Card, Group, Layout
-from lists.cards.list_summary import list_context
+from lists.cards.list_summary import list_context, share_code
 from lists.cards.packing import _body_key, _first_pass, card_groups
 from lists.cards.renderer import _lay_out, render_pdf, templates_digest
 from lists.gamedata.loading import GameData
@@ -50,6 +50,8 @@ def sheets(count: int, layout: Layout) -> list[dict]:
 def pdf_key(kind: str, roster: RosterSnapshot, data: GameData, layout: Layout) -> str:
     """The cache key of this roster's whole PDF of this kind in this layout, as its templates now are."""
     variant = layout.variant if kind == "cards" else LIST_VARIANT + ("-notes" if layout.notes else "")
+    if kind != "cards" and layout.link:  # the printed QR code: a roster's content alone no longer names its PDF
+        variant += "-" + hashlib.sha256(layout.link.encode()).hexdigest()[:16]
     return pdf_cache_key(kind, variant, templates_digest(kind), roster, data)
 
 
@@ -331,15 +333,20 @@ def cards_pdf(roster: RosterSnapshot, data: GameData, layout: Layout = DEFAULT_L
 
 
 def list_pdf(
-    roster: RosterSnapshot, data: GameData, verdict: Verdict, pack_versions: list[tuple[str, str]], notes: bool = False
+    roster: RosterSnapshot,
+    data: GameData,
+    verdict: Verdict,
+    pack_versions: list[tuple[str, str]],
+    notes: bool = False,
+    link: str = "",
 ) -> bytes:
-    """The organiser's list; the units' notes on it only when asked (`notes`)."""
+    """The organiser's list; the units' notes on it only when asked (`notes`), its share `link` as a QR code."""
 
     def build() -> bytes:
-        context = list_context(roster, data, verdict, pack_versions, notes=notes)
+        context = list_context(roster, data, verdict, pack_versions, notes=notes) | share_code(link)
         return render_pdf(render_to_string("cards/list.html", context))
 
-    return _cached("list", roster, data, Layout(notes=notes), build)
+    return _cached("list", roster, data, Layout(notes=notes, link=link), build)
 
 
 def _sample_group() -> Group:

@@ -135,12 +135,14 @@ def render_pdf(
     subject: str = ROSTER,
     version: int = 0,
     notes: bool = False,
+    link: str = "",
 ) -> int:
     """Render the cards or organiser's list of the roster `share_id` names (of `subject`; a BattleScribe roster's
-    at its `version`) into the cache; returns the PDF's size in bytes. `notes`: the units' notes on the list."""
+    at its `version`) into the cache; returns the PDF's size in bytes. `notes`: the units' notes on the list;
+    `link`: the share link the list prints as a QR code."""
     if subject == BATTLESCRIBE:
-        return _render_battlescribe(share_id, kind, version)
-    return _render_roster(share_id, kind, Layout(card=card, paper=paper, merge=merge, notes=notes))
+        return _render_battlescribe(share_id, kind, version, link)
+    return _render_roster(share_id, kind, Layout(card=card, paper=paper, merge=merge, notes=notes, link=link))
 
 
 def _render_roster(share_id: str, kind: str, layout: Layout) -> int:
@@ -159,11 +161,11 @@ def _render_roster(share_id: str, kind: str, layout: Layout) -> int:
         else:
             verdict = judge(snapshot)
             issue(roster, snapshot, data, verdict)
-            pdf = list_pdf(snapshot, data, verdict, pack_versions(roster), notes=layout.notes)
+            pdf = list_pdf(snapshot, data, verdict, pack_versions(roster), notes=layout.notes, link=layout.link)
     return len(pdf)
 
 
-def _render_battlescribe(share_id: str, kind: str, version: int) -> int:
+def _render_battlescribe(share_id: str, kind: str, version: int, link: str = "") -> int:
     """A stored BattleScribe roster, cached under `battlescribe_pdf_key` for the version asked for: an edit since
     then is not printed under the old version's key (the page asking for the new one starts its own job)."""
     try:
@@ -176,8 +178,8 @@ def _render_battlescribe(share_id: str, kind: str, version: int) -> int:
         found = read_data_set_roster(battlescribe_data_editing.export_xml(kept).encode(), kept.data_set)
         if kind == "cards":
             _check_card_cap(battlescribe_cards.card_units(found))
-        pdf = battlescribe_cards.battlescribe_pdf(kind, found)
-    cache.set(battlescribe_cards.battlescribe_pdf_key(kind, kept), pdf, CACHE_SECONDS)
+        pdf = battlescribe_cards.battlescribe_pdf(kind, found, link)
+    cache.set(battlescribe_cards.battlescribe_pdf_key(kind, kept, link), pdf, CACHE_SECONDS)
     return len(pdf)
 
 
@@ -213,6 +215,7 @@ def start(
             subject=subject,
             version=version,
             notes=layout.notes,
+            link=layout.link,
         ),
     )
     transaction.on_commit(wake.ring)  # once the job is in the queue the worker reads

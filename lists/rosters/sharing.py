@@ -9,12 +9,21 @@ from __future__ import annotations
 import hashlib
 import secrets
 
+import segno
 from django.http import Http404
 
-from lists.models import BattleScribeRoster, Roster
+from lists.models import BattleScribeRoster, DeletedRoster, Roster
 
 SHARE_ID_BYTES = 12  # 96 random bits
 EDIT_SECRET_BYTES = 32  # 256 random bits
+
+
+class RosterDeleted(Exception):
+    """The roster a share id or edit secret opened was deleted for good (answered 410, saying so)."""
+
+    def __init__(self, name: str):
+        super().__init__(name)
+        self.name = name
 
 
 def new_share_id() -> str:
@@ -52,6 +61,7 @@ def _edited(rosters, secret: str):
         raise Http404
     roster = rosters.filter(edit_secret_hash=hash_secret(secret)).first()
     if roster is None:
+        _deleted(edit_secret_hash=hash_secret(secret))
         raise Http404
     return roster
 
@@ -61,5 +71,17 @@ def _shared(rosters, share_id: str):
         raise Http404
     roster = rosters.filter(share_id=share_id).first()
     if roster is None:
+        _deleted(share_id=share_id)
         raise Http404
     return roster
+
+
+def _deleted(**lookup) -> None:
+    deleted = DeletedRoster.objects.filter(**lookup).first()
+    if deleted is not None:
+        raise RosterDeleted(deleted.name)
+
+
+def qr_svg(url: str, title: str, scale: int = 4) -> str:
+    """A QR code of `url`, drawn as an SVG element to inline in a page or PDF (nothing fetched from elsewhere)."""
+    return segno.make(url, error="m").svg_inline(scale=scale, title=title, svgclass="qr", lineclass=None)

@@ -22,10 +22,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 from django_htmx.jinja import htmx_script
 
-from lists import models
 from lists.cards.renderer import PDF_TEMPLATES, templates_digest
-from lists.rosters.sharing import hash_secret
-from lists.web.start_views import remembered_secrets
+from lists.rosters import locker
+from lists.web.devices import Seen
 
 SERVICE_WORKER = "js/service-worker.js"
 # The static files every kept page uses, fetched when the worker installs.
@@ -125,8 +124,11 @@ def offline(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def my_rosters_kept(request: HttpRequest) -> HttpResponse:
-    """The "my rosters" page as a device keeps it for offline use: share links only, never an edit link."""
-    hashes = [hash_secret(secret) for secret in remembered_secrets(request)]
-    rosters = models.Roster.objects.filter(edit_secret_hash__in=hashes).select_related("system", "army")
-    data_set_rosters = models.BattleScribeRoster.objects.filter(edit_secret_hash__in=hashes).select_related("data_set")
-    return render(request, "lists/my_rosters_kept.html", {"rosters": rosters, "data_set_rosters": data_set_rosters})
+    """The "my rosters" page as a device keeps it for offline use: share links only, never an edit link,
+    nor the locker's or the device's secret."""
+    seen = Seen(request)
+    kept = locker.kept_rosters(seen.opened) if seen.opened else []
+    rosters = [one.roster for one in kept if one.kind == locker.OURS]
+    data_set_rosters = [one.roster for one in kept if one.kind == locker.DATA_SET]
+    context = {"rosters": rosters, "data_set_rosters": data_set_rosters}
+    return seen.finish(render(request, "lists/my_rosters_kept.html", context))

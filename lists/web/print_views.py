@@ -38,7 +38,8 @@ def cards(request: HttpRequest, share_id: str) -> HttpResponse:
 def army_list(request: HttpRequest, share_id: str) -> HttpResponse:
     """The organiser's list PDF, delivered like the cards; `?notes=1` prints the units' notes on it."""
     roster, snapshot, data = printable(share_id)
-    return _deliver(request, roster, snapshot, data, "list", Layout(notes=request.GET.get("notes") == "1"))
+    link = request.build_absolute_uri(reverse("lists:share", args=[roster.share_id]))  # printed as a QR code
+    return _deliver(request, roster, snapshot, data, "list", Layout(notes=request.GET.get("notes") == "1", link=link))
 
 
 PDF_NAMES = {"cards": "the unit cards", "list": "the organiser's list"}

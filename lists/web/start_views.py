@@ -1,16 +1,14 @@
-"""Starting a roster: a new one, an imported file, and the rosters this device made."""
+"""Starting a roster: a new one or an imported file, kept in the device's locker."""
 
 from __future__ import annotations
 
-import json
 from urllib.parse import parse_qsl
 
-from django.conf import settings
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.utils.cache import add_never_cache_headers
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST
 
 from lists import models
 from lists.gamedata.loading import (
@@ -25,13 +23,11 @@ from lists.rosters.files import (
     save_new_roster,
 )
 from lists.rosters.sharing import hash_secret, new_edit_secret, new_share_id
+from lists.web.devices import keep_on_device
 from lists.web.forms import StartForm
 from lists.web.game_views import home_page
 from lists.web.import_note import imported
 from lists.web.page_helpers import limit_creation
-
-MY_ROSTERS_COOKIE = "my_rosters"
-MY_ROSTERS_LIMIT = 50
 
 
 @require_POST
@@ -101,37 +97,7 @@ def _pasted_bytes(request: HttpRequest, text: str) -> bytes:
 
 
 def remember_and_open(request: HttpRequest, roster, secret: str, editor: str = "edit") -> HttpResponse:
-    """The roster's editor (`editor`: the URL name), its edit secret remembered on this device."""
+    """The roster's editor (`editor`: the URL name), the roster kept in this device's locker."""
     response = redirect(f"lists:{editor}", secret=secret)
     add_never_cache_headers(response)  # it carries a new edit secret: no browser or proxy may keep it
-    mine = [entry for entry in remembered_secrets(request) if entry != secret][: MY_ROSTERS_LIMIT - 1]
-    response.set_signed_cookie(
-        MY_ROSTERS_COOKIE,
-        json.dumps([secret, *mine]),
-        max_age=60 * 60 * 24 * 365,
-        httponly=True,
-        samesite="Lax",
-        secure=settings.SESSION_COOKIE_SECURE,  # edit links travel over HTTPS only in production
-    )
-    return response
-
-
-def remembered_secrets(request: HttpRequest) -> list[str]:
-    try:
-        value = json.loads(request.get_signed_cookie(MY_ROSTERS_COOKIE, default="[]"))
-    except (ValueError, TypeError):
-        return []
-    return [entry for entry in value if isinstance(entry, str)] if isinstance(value, list) else []
-
-
-@require_GET
-def my_rosters(request: HttpRequest) -> HttpResponse:
-    """The rosters created on this device (their edit links are in a signed cookie)."""
-    secrets_by_hash = {hash_secret(secret): secret for secret in remembered_secrets(request)}
-    rosters = models.Roster.objects.filter(edit_secret_hash__in=secrets_by_hash).select_related("system", "army")
-    entries = [(roster, secrets_by_hash[roster.edit_secret_hash]) for roster in rosters]
-    data_set_rosters = models.BattleScribeRoster.objects.filter(edit_secret_hash__in=secrets_by_hash)
-    others = [
-        (roster, secrets_by_hash[roster.edit_secret_hash]) for roster in data_set_rosters.select_related("data_set")
-    ]
-    return render(request, "lists/my_rosters.html", {"entries": entries, "data_set_entries": others})
+    return keep_on_device(request, response, roster, secret)
