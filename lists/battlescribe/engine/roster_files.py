@@ -334,5 +334,5 @@ def duplicate_force(roster: Roster, force: Force) -> Force:
             item.force = copy
         copy.selections.append(duplicate)
     (force.parent.forces if force.parent is not None else roster.forces).append(copy)
-    roster.refresh()
+    roster.changed()
     return copy

@@ -210,6 +210,22 @@ def deselect_selection(roster: Roster, selection: Selection) -> None:
     siblings.remove(selection)
 
 
+def remove_selection(roster: Roster, selection: Selection) -> None:
+    """A selection removed with everything under it, as deselecting it as many times as its number does."""
+    parent = selection.container
+    siblings = parent.children if isinstance(parent, Selection) else parent.selections
+    if not (isinstance(parent, Selection) and is_collective(selection.option) and not is_duplicate(selection.option)):
+        # Lowered one by one it ends taken out whole, and lowering touches nothing outside it.
+        if selection in siblings:
+            siblings.remove(selection)
+        return
+    # A collective child goes per model, from every instance of its parent: step by step, without evaluating.
+    for _ in range(selection.number):
+        deselect_selection(roster, selection)
+        if not any(s is selection for s in siblings):
+            return
+
+
 def effective_count(parent: Force | Selection, option: Option) -> int:
     """How many of an option a parent holds, per model for collective entries."""
     siblings = parent.children if isinstance(parent, Selection) else parent.selections
