@@ -151,14 +151,7 @@ def read_document(data: dict) -> DataSetRoster:
     found.file_total = (
         float(file_points) if isinstance(file_points, int | float) else roster.totals.get(found.points_type or "", 0.0)
     )
-    for force in roster.all_forces():  # each top-level selection's label, as validate_roster shows them
-        for selection in force.selections:
-            base = label = (selection.custom_name or "").strip() or selection.name
-            count = 1
-            while label in found.labels.values():
-                count += 1
-                label = f"{base} ({count})"
-            found.labels[id(selection)] = label
+    found.label_units()
     return found
 
 
