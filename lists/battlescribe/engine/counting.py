@@ -19,6 +19,7 @@ once, not once per selection.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
@@ -107,22 +108,40 @@ class CountIndex:
                 yield (id(self.roster), False, forces)
 
 
+def selection_keys(selection: Selection) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The ids a selection is counted by, its categories' included: (for shared queries, for the others).
+    Kept on the selection until its categories are replaced (they are never changed in place)."""
+    categories = selection.categories
+    cached = selection.count_keys
+    if cached is not None and cached[0] is categories:
+        return cached[1], cached[2]
+    shared, own = option_keys(selection.option)
+    ids = {category.entry_id for category in categories}
+    keys = (tuple(shared) + tuple(i for i in ids if i not in shared), tuple(own) + tuple(i for i in ids if i not in own))
+    selection.count_keys = (categories, *keys)
+    return keys
+
+
 def count_selections(selections: Iterator[Selection]) -> tuple[Counts, Counts]:
     """How many selections answer to each id, for shared queries and for those that are not."""
     shared: Counts = {}
     own: Counts = {}
+    ones_shared: list[str] = []  # the keys of the selections of number 1, counted at once
+    ones_own: list[str] = []
     for selection in selections:
+        shared_keys, own_keys = selection_keys(selection)
         number = selection.number
-        shared_keys, own_keys = option_keys(selection.option)
+        if number == 1:
+            ones_shared += shared_keys
+            ones_own += own_keys
+            continue
         for key in shared_keys:
             shared[key] = shared.get(key, 0.0) + number
         for key in own_keys:
             own[key] = own.get(key, 0.0) + number
-        for category_id in {category.entry_id for category in selection.categories}:
-            if category_id not in shared_keys:
-                shared[category_id] = shared.get(category_id, 0.0) + number
-            if category_id not in own_keys:
-                own[category_id] = own.get(category_id, 0.0) + number
+    for counts, ones in ((shared, ones_shared), (own, ones_own)):
+        for key, number in Counter(ones).items():
+            counts[key] = counts.get(key, 0.0) + number
     return shared, own
 
 

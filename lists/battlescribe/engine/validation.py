@@ -146,11 +146,12 @@ class Validator:
             if selections and in_category:
                 self.hidden_error(option, parent, selections, view.name)
             return
+        context = self.roster.context(parent, target)
         for constraint, holder in option.constraints():
             if constraint.query.scope == "parent" and not in_category:
                 continue
             limit = view.constraint_values.get(constraint.id, constraint.value)
-            self.check_constraint(option, holder, constraint, limit, parent, target, view.name)
+            self.check_constraint(option, holder, constraint, limit, parent, context, view.name)
 
     def check_group(self, group: GroupOption, parent: Force | Selection) -> None:
         """The constraints of a group under a parent."""
@@ -160,6 +161,8 @@ class Validator:
             per_model = isinstance(parent, Selection) and constraint.query.scope == "parent" and all_collective(group)
             if per_model and isinstance(parent, Selection) and parent.number:
                 value = value / parent.number
+            if not broken(constraint, constraint.value, value):
+                continue
             owner = owner_of(parent, constraint)
             self.compare(constraint, constraint.value, value, owner, holder.id, group.name)
 
@@ -181,13 +184,12 @@ class Validator:
         constraint: Constraint,
         limit: float,
         parent: Force | Selection,
-        target: Selection | None,
+        context: Context,
         name: str,
     ) -> None:
         """Compare one constraint of an option with what its query counts."""
         query = constraint.query
-        context = self.roster.context(parent, target)
-        if query.scope == "self" and target is None:
+        if query.scope == "self" and context.target is None:
             return
         if query.shared:
             value = query_value(query, context, child_id=option.entry.id, shared=True)
@@ -199,6 +201,8 @@ class Validator:
         per_model = is_collective(option) and query.scope == "parent" and isinstance(parent, Selection)
         if per_model and isinstance(parent, Selection) and parent.number:
             value = value / parent.number
+        if not broken(constraint, limit, value):
+            return
         entry_id, constraint_id = attribution(option, holder, constraint)
         owner = owner_of(parent, constraint, option)
         self.compare(constraint, limit, value, owner, entry_id, name, constraint_id, remap_entry=option.entry.id)
@@ -252,6 +256,13 @@ class Validator:
             self.check_group(group, selection)
         for child in selection.children:
             self.check_selection(child)
+
+
+def broken(constraint: Constraint, limit: float, value: float) -> bool:
+    """Whether a value breaks a constraint's limit (as `Validator.compare` records it; NaN breaks nothing)."""
+    if constraint.type == "min":
+        return value < limit - 1e-9
+    return constraint.type == "max" and limit >= 0 and value > limit + 1e-9
 
 
 def quiet_when_empty(option: Option) -> bool:
