@@ -147,9 +147,13 @@ def count_selections(selections: Iterator[Selection]) -> tuple[Counts, Counts]:
 
 def set_categories(roster: Roster, selection: Selection, categories: list[SelectionCategory]) -> None:
     """Give a selection its categories, telling the pass's index where their ids change."""
+    before, after = {c.entry_id for c in selection.categories}, {c.entry_id for c in categories}
     index = roster.count_index
     if index is not None:
-        index.recategorised(selection, {c.entry_id for c in selection.categories}, {c.entry_id for c in categories})
+        index.recategorised(selection, before, after)
+    cached = selection.count_keys
+    if cached is not None and cached[0] is selection.categories and before == after:
+        selection.count_keys = (categories, cached[1], cached[2])  # counted by the same ids still
     selection.categories = categories
 
 
