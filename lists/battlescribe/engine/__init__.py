@@ -17,7 +17,8 @@ Entry points:
   files' digest)
 - `data_folder.read_data_folder(path)`: a folder read and checked whole (or `DataFolderInvalid` naming
   each file and id), with its digest; `data_report.data_report` counts what it holds per catalogue
-- `Roster(game_data)`: `add_force`, `select_entry`, `deselect`, `set_count`, `set_cost_limit`...
+- `Roster(game_data)`: `add_force`, `select`, `deselect`, `remove`, `set_count`, `set_cost_limit`...; each
+  evaluates the roster once, and `with roster.action():` makes many of them one evaluation
 - `roster_state(roster)` and `roster.errors()`; `read_roster_xml` / `write_roster_xml` for .ros files.
 """
 

@@ -237,7 +237,7 @@ def effective_count(parent: Force | Selection, option: Option) -> int:
 
 def set_selection_count(roster: Roster, selection: Selection, count: int) -> None:
     """Raise or lower an entry's count under its parent one selection at a time, as the desktop's
-    count spinner does (each step a full refresh)."""
+    count spinner does (the roster evaluated once, after the last step: `Roster.set_count`)."""
     parent = selection.container
     option = selection.option
     if isinstance(parent, Selection) and is_duplicate(option):
