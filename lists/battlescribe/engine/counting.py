@@ -117,7 +117,10 @@ def selection_keys(selection: Selection) -> tuple[tuple[str, ...], tuple[str, ..
         return cached[1], cached[2]
     shared, own = option_keys(selection.option)
     ids = {category.entry_id for category in categories}
-    keys = (tuple(shared) + tuple(i for i in ids if i not in shared), tuple(own) + tuple(i for i in ids if i not in own))
+    keys = (
+        tuple(shared) + tuple(i for i in ids if i not in shared),
+        tuple(own) + tuple(i for i in ids if i not in own),
+    )
     selection.count_keys = (categories, *keys)
     return keys
 
