@@ -22,6 +22,7 @@ class Node:
         "base_fields",
         "count_keys",
         "data",
+        "duplicate",
         "entry",
         "group",
         "id",
@@ -52,6 +53,7 @@ class Node:
         self.count_keys: tuple[frozenset[str], frozenset[str]] | None = None
         self.base_fields: object | None = None
         self.quiet_when_empty: bool | None = None
+        self.duplicate: bool | None = None  # selecting.is_duplicate, worked out once
 
     @property
     def name(self) -> str:

@@ -16,18 +16,21 @@ if TYPE_CHECKING:
 def is_duplicate(option: Option, seen: frozenset[str] = frozenset()) -> bool:
     """Whether selecting the option again makes a new node (it has a visible, non-collective
     descendant) rather than raising one node's number."""
+    if not seen and option.duplicate is not None:
+        return option.duplicate
     if option.entry.id in seen:
         return False
-    seen = seen | {option.entry.id}
+    found = False
     for child in option.children:
         if (
             not (child.entry.collective or (child.link is not None and child.link.collective))
             and not child.entry.hidden
-        ):
-            return True
-        if is_duplicate(child, seen):
-            return True
-    return False
+        ) or is_duplicate(child, seen | {option.entry.id}):
+            found = True
+            break
+    if not seen:
+        option.duplicate = found
+    return found
 
 
 def is_collective(option: Option) -> bool:
