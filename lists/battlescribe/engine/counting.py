@@ -143,8 +143,9 @@ def count_selections(selections: Iterator[Selection]) -> tuple[Counts, Counts]:
         for key in own_keys:
             own[key] = own.get(key, 0.0) + number
     for counts, ones in ((shared, ones_shared), (own, ones_own)):
-        for key, number in Counter(ones).items():
-            counts[key] = counts.get(key, 0.0) + number
+        if ones:
+            for key, number in Counter(ones).items():
+                counts[key] = counts.get(key, 0.0) + number
     return shared, own
 
 
