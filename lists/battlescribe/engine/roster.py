@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from . import selecting
-from .counting import CountIndex, evaluation_pass, set_categories
+from .counting import CountIndex, collector_paused, evaluation_pass, set_categories
 from .elements import NO_CATEGORY_ID, NO_CATEGORY_NAME, Force, RosterCategory, Selection
 from .entry_view import EntryView, view_entry, view_node
 from .gamedata import GameData
@@ -160,13 +160,14 @@ class Roster:
             yield
             return
         self._in_action, self._stale = True, False
-        try:
-            yield
-        finally:
-            self._in_action = False
-            if self._stale:
-                self._stale = False
-                self.refresh()
+        with collector_paused():
+            try:
+                yield
+            finally:
+                self._in_action = False
+                if self._stale:
+                    self._stale = False
+                    self.refresh()
 
     def changed(self) -> None:
         """The roster's tree changed: evaluate it now, or at the end of the action under way."""
