@@ -180,3 +180,19 @@ def test_a_json_export_is_rebuilt_with_one_evaluation_and_the_verdict_of_the_ros
     assert evaluations == [rebuilt]
     assert verdict(rebuilt) == verdict(built)
     assert men_of(rebuilt.forces[0].selections[-1], men).number == 11
+
+
+@pytest.mark.database_free
+def test_units_of_one_name_are_labelled_in_turn_past_a_players_own_name_taken_first():
+    from lists.rosters.battlescribe_data_rosters import DataSetRoster
+
+    folder, catalogue, force, _units, _men = ARMIES[0]
+    roster, platoon, _ = army(data_of(folder, catalogue), force, [])
+    with roster.action():
+        squads = [roster.select(platoon, named(platoon.options, "Rifle Squad")) for _ in range(300)]
+    squads[0].custom_name = "Rifle Squad (3)"
+    found = DataSetRoster(roster, None, None, None)
+    found.label_units()
+    labels = [found.labels[id(squad)] for squad in squads]
+    assert labels[:4] == ["Rifle Squad (3)", "Rifle Squad", "Rifle Squad (2)", "Rifle Squad (4)"]
+    assert labels[-1] == "Rifle Squad (300)" and len(set(labels)) == 300
