@@ -5,8 +5,11 @@
 Prints the conformance suite's time in one process; the time to compile Bolt Action's data (the
 game system and its catalogues, once per revision), and to find it again in the process's cache;
 a 1,000-point Bolt Action roster's evaluation (every cost and every validation error, as after an
-edit); and the same for 2,000 and 4,000 points, to show it grows linearly with the roster. Each
-figure: the median and min-max of five runs, wall-clock and CPU.
+edit); and the same for 2,000 and 4,000 points, to show it grows linearly with the roster. Then the
+actions the design sets a bar for, each beside its target: one edit (a unit selected, then every
+validation error) of a 4,000-selection roster; the import of a 5,000-selection .ros (read, evaluated
+once, every error); removing a selection of number 10,000; setting a count to 100. Each figure: the
+median and min-max of five runs, wall-clock and CPU.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from bolt_action_side_by_side import DEFAULT_BSDATA, ArmyRoster, read_pack  # no
 
 from lists.battlescribe.engine.adapter import ProtocolAdapter  # noqa: E402
 from lists.battlescribe.engine.compiled import clear_cache, compiled_game_data  # noqa: E402
+from lists.battlescribe.engine.roster_files import duplicate_force, read_roster_xml, write_roster_xml  # noqa: E402
 from lists.battlescribe.engine.validation import roster_errors  # noqa: E402
 from tests.battlescribe_spec_runner import run_suite  # noqa: E402
 
@@ -78,6 +82,72 @@ def spread(times: list[float]) -> str:
     return f"median {statistics.median(times):.1f} ms (min {min(times):.1f}, max {max(times):.1f})"
 
 
+def grown(army, selections: int):
+    """The roster with copies of its forces added (as one action) until it holds `selections` selections."""
+    roster = army.roster
+    with roster.action():
+        originals = list(roster.forces)
+        index = 0
+        while sum(1 for _ in roster.all_selections()) < selections:
+            duplicate_force(roster, originals[index % len(originals)])
+            index += 1
+    return roster
+
+
+def men_of(roster):
+    """A squad's men (a selection of several, under the unit's quality): their parent and option."""
+    for selection in roster.all_selections():
+        nested = selection.parent is not None and selection.parent.parent is not None
+        if nested and selection.number > 1 and selection.children and not selection.option.entry.collective:
+            return selection.parent, selection.option
+    raise LookupError("no squad with men in the roster")
+
+
+def actions(data, pack, runs: int) -> None:
+    """The actions' figures beside their targets."""
+    roster = grown(build_roster(data, pack, ARMY, 4000), 4000)
+    unit, men = men_of(roster)
+    count = sum(1 for _ in roster.all_selections())
+    made = []
+
+    def edit():
+        made.append(roster.select(unit, men))
+        roster_errors(roster)
+
+    def undo():
+        if made:
+            roster.deselect(made.pop())
+
+    report(f"one edit of a {count}-selection roster (target 100 ms)", *timed(edit, runs, setup=undo))
+    undo()
+    big = grown(build_roster(data, pack, ARMY, 4000), 5000)
+    xml = write_roster_xml(big, with_info=False)
+    count = sum(1 for _ in big.all_selections())
+    wall, cpu = timed(lambda: roster_errors(read_roster_xml(data, xml)), runs)
+    report(f"import of a {count}-selection .ros (target 2,000 ms)", wall, cpu)
+    small = build_roster(data, pack, ARMY, 1000).roster
+    unit, men = men_of(small)
+    held = next(c for c in unit.children if c.option is men)
+    wall, cpu = timed(lambda: small.set_count(held, 100), runs, setup=lambda: small.set_count(held, 1))
+    report("setting a count to 100 (one evaluation)", wall, cpu)
+
+    def ten_thousand():
+        small.set_count(held, 1)
+        held.number = 10_000
+        small.refresh()
+        if held not in unit.children:
+            unit.children.append(held)
+
+    wall, cpu = timed(lambda: small.remove(held), runs, setup=ten_thousand)
+    small.set_count(held, 1)
+    report("removing a selection of number 10,000 (one step)", wall, cpu)
+
+
+def report(what: str, wall: list[float], cpu: list[float]) -> None:
+    """One figure's line."""
+    print(f"{what}: wall {spread(wall)}; CPU {spread(cpu)}")
+
+
 def main() -> int:
     """Print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -114,6 +184,7 @@ def main() -> int:
         )
         per_point.append(statistics.median(cpu) * 1000 / roster.totals.get("points", 1))
     print("scaling: CPU ms per 1,000 points " + ", ".join(f"{value:.1f}" for value in per_point))
+    actions(data, pack, args.runs)
     return 0
 
 

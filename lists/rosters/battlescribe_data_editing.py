@@ -262,11 +262,7 @@ def set_options(roster: Roster, fields: dict) -> None:
 
 def remove(roster: Roster, fields: dict) -> None:
     """A selection removed with everything under it."""
-    selection = find_selection(roster, fields.get("target", ""))
-    for _ in range(selection.number):
-        roster.deselect(selection)
-        if not any(s is selection for s in container_children(selection)):
-            break
+    roster.remove(find_selection(roster, fields.get("target", "")))
 
 
 def duplicate(roster: Roster, fields: dict) -> None:
@@ -317,16 +313,13 @@ def apply(roster: Roster, action: str, fields: dict) -> None:
     if handler is None:
         raise EditRefused(f"Unknown change {action[:40]!r}.")
     try:
-        handler(roster, fields)
+        with roster.action():  # however many engine steps it takes, one evaluation
+            handler(roster, fields)
     except DataLimitExceeded as beyond:
         raise EditRefused(f"The game's data does not allow that change: {beyond}.") from None
 
 
 # --- what a parent holds ---------------------------------------------------------------------------
-
-
-def container_children(selection: Selection) -> list[Selection]:
-    return selection.parent.children if selection.parent is not None else selection.force.selections
 
 
 def held_under(parent: Force | Selection) -> list[Selection]:

@@ -135,8 +135,9 @@ def read_document(data: dict) -> DataSetRoster:
     problems: list[str] = []
     budget = [MAX_NODES]
     try:
-        for force in _list(data, "forces"):
-            _rebuild_force(roster, force, None, problems, budget)
+        with roster.action():  # the roster built whole, then evaluated once
+            for force in _list(data, "forces"):
+                _rebuild_force(roster, force, None, problems, budget)
     except (KeyError, ValueError) as exc:  # what the checks here leave to the engine
         raise _refused(
             f"the roster cannot be rebuilt against {data_set.name} revision {data_set.revision}: {exc}"
@@ -150,14 +151,7 @@ def read_document(data: dict) -> DataSetRoster:
     found.file_total = (
         float(file_points) if isinstance(file_points, int | float) else roster.totals.get(found.points_type or "", 0.0)
     )
-    for force in roster.all_forces():  # each top-level selection's label, as validate_roster shows them
-        for selection in force.selections:
-            base = label = (selection.custom_name or "").strip() or selection.name
-            count = 1
-            while label in found.labels.values():
-                count += 1
-                label = f"{base} ({count})"
-            found.labels[id(selection)] = label
+    found.label_units()
     return found
 
 
@@ -224,7 +218,11 @@ def _rebuild_children(
     roster: Roster, parent: Force | Selection, wanted: list[dict], problems: list[str], budget: list[int]
 ) -> None:
     """Make `parent` hold the selections `wanted` lists, in the engine's own steps."""
-    matched: list[Selection] = []
+    matched: set[int] = set()  # the ids of the selections matched so far
+    # What the parent held before (its defaults), by option, first held last: each is matched once.
+    waiting: dict[int, list[Selection]] = {}
+    for held in reversed(_held(parent)):
+        waiting.setdefault(id(held.option), []).append(held)
     for node in wanted:
         budget[0] -= 1
         if budget[0] < 0:
@@ -238,14 +236,12 @@ def _rebuild_children(
                 f"offers, or its number is not a whole number from 1 to {MAX_NUMBER}"
             )
             continue
-        free = [s for s in _held(parent) if s.option is option and not any(s is m for m in matched)]
-        selection = free[0] if free else roster.select(parent, option)
+        queue = waiting.get(id(option))
+        selection = queue.pop() if queue else roster.select(parent, option)
         if selection.number != count:
             roster.set_count(selection, count)
-        matched.append(selection)
+        matched.add(id(selection))
         _take_custom(selection, node, problems)
         _rebuild_children(roster, selection, _list(node, "children"), problems, budget)
-    for extra in [s for s in _held(parent) if not any(s is m for m in matched)]:
-        for _ in range(extra.number):  # each deselect takes one of its number
-            if any(s is extra for s in _held(parent)):
-                roster.deselect(extra)
+    for extra in [s for s in _held(parent) if id(s) not in matched]:
+        roster.remove(extra)

@@ -13,6 +13,7 @@ engine's validation errors. See docs/roster-format.md.
 from __future__ import annotations
 
 import math
+from collections import deque
 from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
@@ -116,10 +117,28 @@ class DataSetRoster:
     file_total: float = 0.0  # the sum of every selection's own costs of the points type, as the file gives them
     file_units: dict[str, float] = field(default_factory=dict)  # label -> the file's points for the unit
     labels: dict[int, str] = field(default_factory=dict)  # id() of a top-level selection -> its label
+    _units: tuple | None = field(default=None, repr=False)  # units_by_selection(), once the roster is read
 
     @property
     def game_name(self) -> str:
         return self.roster.data.game_system.name
+
+    def label_units(self) -> None:
+        """Each top-level selection's label, as validate_roster shows them: its name (or custom name), then
+        "name (2)", "name (3)"... for the next ones of that name."""
+        taken: set[str] = set()
+        tried: dict[str, int] = {}  # a name -> the last number tried for it: a label once taken stays taken
+        for force in self.roster.all_forces():
+            for selection in force.selections:
+                base = (selection.custom_name or "").strip() or selection.name
+                count = tried.get(base, 1)
+                label = base if count == 1 else f"{base} ({count})"
+                while label in taken:
+                    count += 1
+                    label = f"{base} ({count})"
+                tried[base] = count
+                taken.add(label)
+                self.labels[id(selection)] = label
 
     def errors(self) -> list[ValidationError]:
         return roster_errors(self.roster)
@@ -190,15 +209,29 @@ class DataSetRoster:
         }
 
     def unit_of(self, error: ValidationError) -> str | None:
-        """The label of the top-level selection an error concerns, or None (the roster's, a force's)."""
-        for force in self.roster.all_forces():
-            for top in force.selections:
-                for selection in top.walk():
-                    if (error.owner_type == "selection" and selection.id == error.owner_id) or (
-                        error.constraint_id == "hidden" and selection.option.entry.id == error.entry_id
-                    ):
-                        return self.labels[id(top)]
-        return None
+        """The label of the top-level selection an error concerns, or None (the roster's, a force's): the first
+        holding the selection the error is on, or (a hidden entry's error) a selection of that entry."""
+        if self._units is None:
+            self._units = self.units_by_selection()
+        by_id, by_entry = self._units
+        found = []
+        if error.owner_type == "selection" and error.owner_id in by_id:
+            found.append(by_id[error.owner_id])
+        if error.constraint_id == "hidden" and error.entry_id in by_entry:
+            found.append(by_entry[error.entry_id])
+        return min(found)[1] if found else None
+
+    def units_by_selection(self) -> tuple[dict[str, tuple[int, str]], dict[str, tuple[int, str]]]:
+        """Where each selection id and entry id is first met: (the place of its top-level selection, its label)."""
+        by_id: dict[str, tuple[int, str]] = {}
+        by_entry: dict[str, tuple[int, str]] = {}
+        tops = (top for force in self.roster.all_forces() for top in force.selections)
+        for place, top in enumerate(tops):
+            unit = (place, self.labels[id(top)])
+            for selection in top.walk():
+                by_id.setdefault(selection.id, unit)
+                by_entry.setdefault(selection.option.entry.id, unit)
+        return by_id, by_entry
 
     def revision_warning(self) -> dict:
         return {
@@ -313,9 +346,11 @@ def _check_selections(root: Element, roster: Roster, problems: list[str]) -> Non
     read_forces = iter(roster.all_forces())  # the engine reads every force checked above, in this order
     for node in _force_nodes(root):
         force: Force = next(read_forces)
-        pending = [(child, force.options, force.catalogue.name) for child in items(node, "selections", "selection")]
+        pending = deque(
+            (child, force.options, force.catalogue.name) for child in items(node, "selections", "selection")
+        )
         while pending and len(problems) < MAX_PROBLEMS:
-            selection, options, parent = pending.pop(0)
+            selection, options, parent = pending.popleft()
             entry_id = selection.get("entryId") or ""
             option = find_option(options, entry_id)
             if option is None:
@@ -344,14 +379,9 @@ def _file_costs(found: DataSetRoster, root: Element) -> None:
         if node.get("id")
     }
     found.file_total = sum(own(node) for node in root.iter("selection"))
+    found.label_units()
     for force in found.roster.all_forces():
         for selection in force.selections:
-            base = label = (selection.custom_name or "").strip() or selection.name
-            count = 1
-            while label in found.file_units or label in found.labels.values():
-                count += 1
-                label = f"{base} ({count})"
-            found.labels[id(selection)] = label
             node = nodes.get(selection.id)
             if node is not None:
-                found.file_units[label] = subtree(node)
+                found.file_units[found.labels[id(selection)]] = subtree(node)

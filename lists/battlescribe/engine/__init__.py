@@ -20,7 +20,8 @@ Entry points:
 - `limits`: the bounds hostile data is refused by at load (`data_limits`, `data_graph`) and kept by the
   engine at roster time (`DataLimitExceeded`); `pickled.dumps`/`loads`: compiled data as bytes, for a
   cache every process reads
-- `Roster(game_data)`: `add_force`, `select_entry`, `deselect`, `set_count`, `set_cost_limit`...
+- `Roster(game_data)`: `add_force`, `select`, `deselect`, `remove`, `set_count`, `set_cost_limit`...; each
+  evaluates the roster once, and `with roster.action():` makes many of them one evaluation
 - `roster_state(roster)` and `roster.errors()`; `read_roster_xml` / `write_roster_xml` for .ros files.
 """
 

@@ -11,17 +11,21 @@ What a selection answers to (see `queries.selection_matches`): its option's comp
 query that is not `shared`), its entry's and its link's ids (a `shared` query), its type, the
 groups holding it, `any`, and its categories. All but the categories are fixed by its option, and
 are worked out once per option. Categories are live (a refresh sets them in roster order, and a
-condition on a selection evaluated later sees the old ones), so any change of a selection's
-category ids during a pass makes every scope be counted again when next asked.
+condition on a selection evaluated later sees the old ones), so a change of a selection's category
+ids during a pass is applied to the counts of every scope already counted that holds it: a
+roster read from a file, whose selections all get their categories in its first pass, is counted
+once, not once per selection.
 """
 
 from __future__ import annotations
 
+import gc
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from .elements import Force, Selection, SelectionCategory
+from .elements import Selection, SelectionCategory
 from .options import Option
 
 if TYPE_CHECKING:
@@ -51,50 +55,110 @@ def option_keys(option: Option) -> tuple[frozenset[str], frozenset[str]]:
 class CountIndex:
     """Counts of selections by id, per scope, for one evaluation pass of a roster."""
 
-    __slots__ = ("buckets", "generation")
+    __slots__ = ("buckets", "roster")
 
-    def __init__(self) -> None:
-        self.buckets: dict[tuple[int, bool, bool], tuple[int, Counts, Counts]] = {}
-        self.generation = 0
+    # A scope's key: (id() of the selection, force or roster counted in, deep, with child forces); its counts
+    # (for shared queries, for the others), built the first time a query of the pass asks (`queries.query_value`).
+    def __init__(self, roster: object = None) -> None:
+        self.buckets: dict[tuple[int, bool, bool], tuple[Counts, Counts]] = {}
+        self.roster = roster
 
-    def count(self, container: object, selections: Iterator[Selection], deep: bool, forces: bool, shared: bool):
-        """The counts of a scope (built from `selections` if not counted since the last change)."""
-        key = (id(container), deep, forces)
-        found = self.buckets.get(key)
-        if found is None or found[0] != self.generation:
-            found = (self.generation, *count_selections(selections))
-            self.buckets[key] = found
-        return found[1] if shared else found[2]
+    def recategorised(self, selection: Selection, before: set[str], after: set[str]) -> None:
+        """A selection's category ids changed from `before` to `after`: the scopes counted so far that hold
+        it count it under its new ones."""
+        if not self.buckets or before == after:
+            return
+        shared_keys, own_keys = option_keys(selection.option)
+        number = selection.number
+        changes = [(c, -number) for c in before - after] + [(c, number) for c in after - before]
+        for key in self.scopes_holding(selection):
+            found = self.buckets.get(key)
+            if found is None:
+                continue
+            shared, own = found
+            for category_id, change in changes:
+                if category_id not in shared_keys:
+                    shared[category_id] = shared.get(category_id, 0.0) + change
+                if category_id not in own_keys:
+                    own[category_id] = own.get(category_id, 0.0) + change
 
-    def categories_changed(self) -> None:
-        """A selection's categories changed: every scope is counted again when next asked."""
-        self.generation += 1
+    def scopes_holding(self, selection: Selection) -> Iterator[tuple[int, bool, bool]]:
+        """The keys of every scope whose count includes a selection (see `queries.selections_in`)."""
+        top = selection.parent is None
+        for forces in (False, True):
+            parent = selection.parent
+            yield (id(parent), True, forces) if parent is not None else (id(selection.force), True, forces)
+            if parent is not None:
+                yield (id(parent), False, forces)
+                above = parent.parent
+                while above is not None:
+                    yield (id(above), True, forces)
+                    above = above.parent
+                yield (id(selection.force), True, forces)
+            elif top:
+                yield (id(selection.force), False, forces)
+        force = selection.force.parent
+        while force is not None:  # a force's query that takes in its child forces'
+            yield (id(force), True, True)
+            if top:
+                yield (id(force), False, True)
+            force = force.parent
+        for forces in (False, True) if selection.force.parent is None else (True,):
+            yield (id(self.roster), True, forces)
+            if top:
+                yield (id(self.roster), False, forces)
+
+
+def selection_keys(selection: Selection) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The ids a selection is counted by, its categories' included: (for shared queries, for the others).
+    Kept on the selection until its categories are replaced (they are never changed in place)."""
+    categories = selection.categories
+    cached = selection.count_keys
+    if cached is not None and cached[0] is categories:
+        return cached[1], cached[2]
+    shared, own = option_keys(selection.option)
+    ids = {category.entry_id for category in categories}
+    keys = (
+        tuple(shared) + tuple(i for i in ids if i not in shared),
+        tuple(own) + tuple(i for i in ids if i not in own),
+    )
+    selection.count_keys = (categories, *keys)
+    return keys
 
 
 def count_selections(selections: Iterator[Selection]) -> tuple[Counts, Counts]:
     """How many selections answer to each id, for shared queries and for those that are not."""
     shared: Counts = {}
     own: Counts = {}
+    ones_shared: list[str] = []  # the keys of the selections of number 1, counted at once
+    ones_own: list[str] = []
     for selection in selections:
+        shared_keys, own_keys = selection_keys(selection)
         number = selection.number
-        shared_keys, own_keys = option_keys(selection.option)
+        if number == 1:
+            ones_shared += shared_keys
+            ones_own += own_keys
+            continue
         for key in shared_keys:
             shared[key] = shared.get(key, 0.0) + number
         for key in own_keys:
             own[key] = own.get(key, 0.0) + number
-        for category_id in {category.entry_id for category in selection.categories}:
-            if category_id not in shared_keys:
-                shared[category_id] = shared.get(category_id, 0.0) + number
-            if category_id not in own_keys:
-                own[category_id] = own.get(category_id, 0.0) + number
+    for counts, ones in ((shared, ones_shared), (own, ones_own)):
+        if ones:
+            for key, number in Counter(ones).items():
+                counts[key] = counts.get(key, 0.0) + number
     return shared, own
 
 
 def set_categories(roster: Roster, selection: Selection, categories: list[SelectionCategory]) -> None:
     """Give a selection its categories, telling the pass's index where their ids change."""
+    before, after = {c.entry_id for c in selection.categories}, {c.entry_id for c in categories}
     index = roster.count_index
-    if index is not None and [c.entry_id for c in selection.categories] != [c.entry_id for c in categories]:
-        index.categories_changed()
+    if index is not None:
+        index.recategorised(selection, before, after)
+    cached = selection.count_keys
+    if cached is not None and cached[0] is selection.categories and before == after:
+        selection.count_keys = (categories, cached[1], cached[2])  # counted by the same ids still
     selection.categories = categories
 
 
@@ -104,13 +168,27 @@ def evaluation_pass(roster: Roster):
     if roster.count_index is not None:
         yield
         return
-    roster.count_index = CountIndex()
+    roster.count_index = CountIndex(roster)
+    with collector_paused():
+        try:
+            yield
+        finally:
+            roster.count_index = None
+
+
+@contextmanager
+def collector_paused():
+    """A block in which Python's cycle collector does not run (it runs again after, if it ran before).
+
+    An evaluation makes many short-lived objects, which set off the collector's full passes over
+    everything alive, the game data loaded included (millions of objects): those cost more than the
+    evaluation itself. Reference counting still frees what the block drops; only cycles wait for the end.
+    """
+    collecting = gc.isenabled()
+    if collecting:
+        gc.disable()
     try:
         yield
     finally:
-        roster.count_index = None
-
-
-def indexable(container: object) -> bool:
-    """Whether a scope is one element of the roster (a selection, a force, or the roster itself)."""
-    return isinstance(container, (Selection, Force)) or hasattr(container, "count_index")
+        if collecting:
+            gc.enable()

@@ -57,6 +57,8 @@ class Selection:
     costs: dict[str, float] = field(default_factory=dict)
     declared_costs: set[str] = field(default_factory=set)
     categories: list[SelectionCategory] = field(default_factory=list)
+    # The ids it is counted by, with the categories list they were worked out from (`counting.selection_keys`).
+    count_keys: tuple | None = None
 
     @property
     def entry_id(self) -> str:

@@ -79,12 +79,16 @@ def selection_is(selection: Selection, child: str) -> bool:
 
 
 def group_holds(group: ConditionGroup, context: Context) -> bool:
-    """Whether a condition group is met (an empty group is)."""
-    results = [condition_holds(c, context) for c in group.conditions]
-    results.extend(group_holds(g, context) for g in group.groups)
-    if not results:
+    """Whether a condition group is met (an empty group is); it stops at the first condition that settles it."""
+    if not group.conditions and not group.groups:
         return True
-    return any(results) if group.type == "or" else all(results)
+    if group.type == "or":
+        return any(condition_holds(c, context) for c in group.conditions) or any(
+            group_holds(g, context) for g in group.groups
+        )
+    return all(condition_holds(c, context) for c in group.conditions) and all(
+        group_holds(g, context) for g in group.groups
+    )
 
 
 def all_hold(conditions: list[Condition], groups: list[ConditionGroup], context: Context) -> bool:

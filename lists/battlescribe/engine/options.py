@@ -23,6 +23,8 @@ class Node:
         "base_fields",
         "count_keys",
         "data",
+        "_constraints",
+        "duplicate",
         "entry",
         "group",
         "id",
@@ -53,6 +55,8 @@ class Node:
         self.count_keys: tuple[frozenset[str], frozenset[str]] | None = None
         self.base_fields: object | None = None
         self.quiet_when_empty: bool | None = None
+        self.duplicate: bool | None = None  # selecting.is_duplicate, worked out once
+        self._constraints: list[tuple[Constraint, Entry]] | None = None
 
     @property
     def name(self) -> str:
@@ -65,10 +69,13 @@ class Node:
         return (self.entry,) if self.link is None else (self.entry, self.link)
 
     def constraints(self) -> list[tuple[Constraint, Entry]]:
-        """Every constraint on the entry and on its link, with the element holding it."""
-        found = [(c, self.entry) for c in self.entry.constraints]
-        if self.link is not None:
-            found.extend((c, self.link) for c in self.link.constraints)
+        """Every constraint on the entry and on its link, with the element holding it (the data's, never changed)."""
+        found = self._constraints
+        if found is None:
+            found = [(c, self.entry) for c in self.entry.constraints]
+            if self.link is not None:
+                found.extend((c, self.link) for c in self.link.constraints)
+            self._constraints = found
         return found
 
     def _expand(self, holder_option: Option | None, own_group: GroupOption | None) -> None:

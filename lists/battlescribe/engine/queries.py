@@ -6,7 +6,7 @@ import math
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from .counting import indexable
+from .counting import count_selections
 from .elements import Force, Selection
 from .model import Query
 
@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 NAN = math.nan
 SELECTION_TYPES = ("unit", "model", "upgrade")
+INDEXED = (Selection, Force)  # the scopes counted through a pass's index, with the roster itself
 STANDARD_SCOPES = {"self", "parent", "force", "roster", "primary-category", "primary-catalogue"}
 
 
@@ -176,12 +177,12 @@ def query_value(query: Query, context: Context, child_id: str | None = None, sha
         return float(sum(1 for f in forces_in(container, roster, query) if child == "any" or f.entry.id == child))
     if query.field == "selections":
         index = roster.count_index
-        if index is not None and indexable(container):
-            selections = selections_in(container, roster, query)
-            counts = index.count(
-                container, selections, query.include_child_selections, query.include_child_forces, share
-            )
-            return counts.get(child, 0.0)
+        if index is not None and (type(container) in INDEXED or container is roster):
+            key = (id(container), query.include_child_selections, query.include_child_forces)
+            found = index.buckets.get(key)
+            if found is None:
+                found = index.buckets[key] = count_selections(selections_in(container, roster, query))
+            return found[0 if share else 1].get(child, 0.0)
         return float(
             sum(s.number for s in selections_in(container, roster, query) if selection_matches(s, child, share))
         )

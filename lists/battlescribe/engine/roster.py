@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 from . import selecting
-from .counting import CountIndex, evaluation_pass, set_categories
+from .counting import CountIndex, collector_paused, evaluation_pass, set_categories
 from .elements import NO_CATEGORY_ID, NO_CATEGORY_NAME, Force, RosterCategory, Selection
 from .entry_view import EntryView, view_entry, view_node
 from .gamedata import GameData
@@ -31,6 +32,8 @@ class Roster:
         self.totals: dict[str, float] = {}
         self.cost_types_seen: set[str] = set()
         self.count_index: CountIndex | None = None
+        self._in_action = False
+        self._stale = False
 
     # --- ids and lookups -------------------------------------------------------------------
 
@@ -96,19 +99,19 @@ class Roster:
                 RosterCategory(self.next_id("category"), target, self.data.category_name(target) or link.name)
             )
         force.options, force.groups = root_options(self.data, self.data.root_entries(catalogue))
-        (parent.forces if parent is not None else self.forces).append(force)
-        self.refresh()
-        if parent is None and not self.roots_auto_selected:
-            self.roots_auto_selected = True
-            selecting.select_root_defaults(self, force)
-            self.refresh()
+        with self.action():
+            (parent.forces if parent is not None else self.forces).append(force)
+            self.changed()
+            if parent is None and not self.roots_auto_selected:
+                self.roots_auto_selected = True
+                selecting.select_root_defaults(self, force)
         return force
 
     def remove_force(self, force: Force) -> None:
         """Remove a force and everything in it."""
         siblings = force.parent.forces if force.parent is not None else self.forces
         siblings.remove(force)
-        self.refresh()
+        self.changed()
 
     def set_cost_limit(self, type_id: str, value: float) -> None:
         """Set the roster's limit for one cost type."""
@@ -119,22 +122,28 @@ class Roster:
     def select(self, parent: Force | Selection, option: Option) -> Selection:
         """Select an option under a force or selection; returns the selection made or added to."""
         made = selecting.select_option(self, parent, option)
-        self.refresh()
+        self.changed()
         return made
 
     def deselect(self, selection: Selection) -> None:
         """Remove a selection (or one of its number)."""
         selecting.deselect_selection(self, selection)
-        self.refresh()
+        self.changed()
+
+    def remove(self, selection: Selection) -> None:
+        """Remove a selection whatever its number, with everything under it: one step."""
+        selecting.remove_selection(self, selection)
+        self.changed()
 
     def set_count(self, selection: Selection, count: int) -> None:
         """Set how many of a selection's entry its parent holds, as BattleScribe's count spinner does."""
-        selecting.set_selection_count(self, selection, count)
+        with self.action():
+            selecting.set_selection_count(self, selection, count)
 
     def duplicate(self, selection: Selection) -> Selection:
         """Copy a selection and everything under it, beside it."""
         copy = selecting.duplicate_selection(self, selection)
-        self.refresh()
+        self.changed()
         return copy
 
     def options_under(self, parent: Force | Selection) -> list[Option]:
@@ -142,6 +151,30 @@ class Roster:
         return parent.options if isinstance(parent, Force) else parent.option.children
 
     # --- evaluation ------------------------------------------------------------------------
+
+    @contextmanager
+    def action(self) -> Iterator[None]:
+        """One action of however many steps (a count of 100, an import): the roster is evaluated once,
+        at its end, not after each step. Actions nest: the outermost one evaluates."""
+        if self._in_action:
+            yield
+            return
+        self._in_action, self._stale = True, False
+        with collector_paused():
+            try:
+                yield
+            finally:
+                self._in_action = False
+                if self._stale:
+                    self._stale = False
+                    self.refresh()
+
+    def changed(self) -> None:
+        """The roster's tree changed: evaluate it now, or at the end of the action under way."""
+        if self._in_action:
+            self._stale = True
+        else:
+            self.refresh()
 
     def context(self, parent: Force | Selection, target: object = None) -> Context:
         """The context of an element under `parent`."""

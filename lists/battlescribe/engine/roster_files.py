@@ -257,9 +257,10 @@ def read_roster_xml(data: GameData, xml: bytes | str) -> Roster:
     roster.roots_auto_selected = True
     for limit in children_named(root, "costLimits", "costLimit"):
         roster.cost_limits[limit.get("typeId") or ""] = float(limit.get("value") or -1)
-    for node in children_named(root, "forces", "force"):
-        read_force(roster, node, None)
-    roster.refresh()
+    with roster.action():  # the whole tree read, then evaluated once
+        for node in children_named(root, "forces", "force"):
+            read_force(roster, node, None)
+        roster.changed()
     return roster
 
 
@@ -334,5 +335,5 @@ def duplicate_force(roster: Roster, force: Force) -> Force:
             item.force = copy
         copy.selections.append(duplicate)
     (force.parent.forces if force.parent is not None else roster.forces).append(copy)
-    roster.refresh()
+    roster.changed()
     return copy

@@ -21,18 +21,21 @@ if TYPE_CHECKING:
 def is_duplicate(option: Option, seen: frozenset[str] = frozenset()) -> bool:
     """Whether selecting the option again makes a new node (it has a visible, non-collective
     descendant) rather than raising one node's number."""
+    if not seen and option.duplicate is not None:
+        return option.duplicate
     if option.entry.id in seen:
         return False
-    seen = seen | {option.entry.id}
+    found = False
     for child in option.children:
         if (
             not (child.entry.collective or (child.link is not None and child.link.collective))
             and not child.entry.hidden
-        ):
-            return True
-        if is_duplicate(child, seen):
-            return True
-    return False
+        ) or is_duplicate(child, seen | {option.entry.id}):
+            found = True
+            break
+    if not seen:
+        option.duplicate = found
+    return found
 
 
 def is_collective(option: Option) -> bool:
@@ -262,6 +265,22 @@ def deselect_selection(roster: Roster, selection: Selection) -> None:
     siblings.remove(selection)
 
 
+def remove_selection(roster: Roster, selection: Selection) -> None:
+    """A selection removed with everything under it, as deselecting it as many times as its number does."""
+    parent = selection.container
+    siblings = parent.children if isinstance(parent, Selection) else parent.selections
+    if not (isinstance(parent, Selection) and is_collective(selection.option) and not is_duplicate(selection.option)):
+        # Lowered one by one it ends taken out whole, and lowering touches nothing outside it.
+        if selection in siblings:
+            siblings.remove(selection)
+        return
+    # A collective child goes per model, from every instance of its parent: step by step, without evaluating.
+    for _ in range(selection.number):
+        deselect_selection(roster, selection)
+        if not any(s is selection for s in siblings):
+            return
+
+
 def effective_count(parent: Force | Selection, option: Option) -> int:
     """How many of an option a parent holds, per model for collective entries."""
     siblings = parent.children if isinstance(parent, Selection) else parent.selections
@@ -273,7 +292,7 @@ def effective_count(parent: Force | Selection, option: Option) -> int:
 
 def set_selection_count(roster: Roster, selection: Selection, count: int) -> None:
     """Raise or lower an entry's count under its parent one selection at a time, as the desktop's
-    count spinner does (each step a full refresh)."""
+    count spinner does (the roster evaluated once, after the last step: `Roster.set_count`)."""
     parent = selection.container
     option = selection.option
     if isinstance(parent, Selection) and is_duplicate(option):

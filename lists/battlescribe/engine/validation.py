@@ -152,11 +152,12 @@ class Validator:
             if selections and in_category:
                 self.hidden_error(option, parent, selections, view.name)
             return
+        context = self.roster.context(parent, target)
         for constraint, holder in option.constraints():
             if constraint.query.scope == "parent" and not in_category:
                 continue
             limit = view.constraint_values.get(constraint.id, constraint.value)
-            self.check_constraint(option, holder, constraint, limit, parent, target, view.name)
+            self.check_constraint(option, holder, constraint, limit, parent, context, view.name)
 
     def check_group(self, group: GroupOption, parent: Force | Selection) -> None:
         """The constraints of a group under a parent, after the group's (and its link's) modifiers,
@@ -171,8 +172,10 @@ class Validator:
             per_model = isinstance(parent, Selection) and constraint.query.scope == "parent" and all_collective(group)
             if per_model and isinstance(parent, Selection) and parent.number:
                 value = value / parent.number
-            owner = owner_of(parent, constraint)
             limit = fields.limit(constraint.id, constraint.value)
+            if not broken(constraint, limit, value):
+                continue
+            owner = owner_of(parent, constraint)
             self.compare(constraint, limit, value, owner, holder.id, fields.name)
 
     def group_count(
@@ -193,13 +196,12 @@ class Validator:
         constraint: Constraint,
         limit: float,
         parent: Force | Selection,
-        target: Selection | None,
+        context: Context,
         name: str,
     ) -> None:
         """Compare one constraint of an option with what its query counts."""
         query = constraint.query
-        context = self.roster.context(parent, target)
-        if query.scope == "self" and target is None:
+        if query.scope == "self" and context.target is None:
             return
         if query.shared:
             value = query_value(query, context, child_id=option.entry.id, shared=True)
@@ -211,6 +213,8 @@ class Validator:
         per_model = is_collective(option) and query.scope == "parent" and isinstance(parent, Selection)
         if per_model and isinstance(parent, Selection) and parent.number:
             value = value / parent.number
+        if not broken(constraint, limit, value):
+            return
         entry_id, constraint_id = attribution(option, holder, constraint)
         owner = owner_of(parent, constraint, option)
         self.compare(constraint, limit, value, owner, entry_id, name, constraint_id, remap_entry=option.entry.id)
@@ -288,6 +292,13 @@ def hidden_categories(roster: Roster, force: Force) -> set[str]:
         for link in force.entry.category_links
         if any(view_entry(roster.data, holder, context).hidden for holder in category_holders(roster, link))
     }
+
+
+def broken(constraint: Constraint, limit: float, value: float) -> bool:
+    """Whether a value breaks a constraint's limit (as `Validator.compare` records it; NaN breaks nothing)."""
+    if constraint.type == "min":
+        return value < limit - 1e-9
+    return constraint.type == "max" and limit >= 0 and value > limit + 1e-9
 
 
 def quiet_when_empty(option: Option) -> bool:
