@@ -76,7 +76,6 @@ def evaluations(monkeypatch) -> list[Roster]:
     return seen
 
 
-@pytest.mark.database_free
 @pytest.mark.parametrize(("folder", "catalogue", "force", "units", "men"), ARMIES)
 def test_setting_a_count_to_100_is_one_evaluation_with_the_points_of_100_steps(
     evaluations, folder, catalogue, force, units, men
@@ -96,7 +95,6 @@ def test_setting_a_count_to_100_is_one_evaluation_with_the_points_of_100_steps(
     assert batched.totals != army(data, force, units)[0].totals  # 100 men do not cost what 4 do
 
 
-@pytest.mark.database_free
 @pytest.mark.parametrize(("folder", "catalogue", "force", "units", "men"), ARMIES)
 def test_removing_men_of_number_10000_is_one_evaluation_leaving_what_removing_them_one_by_one_leaves(
     evaluations, folder, catalogue, force, units, men
@@ -118,7 +116,6 @@ def test_removing_men_of_number_10000_is_one_evaluation_leaving_what_removing_th
     assert verdict(batched) == verdict(stepped)
 
 
-@pytest.mark.database_free
 def test_an_editor_count_action_is_one_evaluation(evaluations):
     folder, catalogue, force, units, men = ARMIES[0]
     roster, _, unit = army(data_of(folder, catalogue), force, units)
@@ -131,7 +128,6 @@ def test_an_editor_count_action_is_one_evaluation(evaluations):
     assert roster.totals != before
 
 
-@pytest.mark.database_free
 @pytest.mark.parametrize(("folder", "catalogue", "force", "units", "men"), ARMIES)
 def test_a_ros_file_is_read_with_one_evaluation_and_the_verdict_of_the_roster_built_step_by_step(
     evaluations, folder, catalogue, force, units, men
@@ -182,7 +178,6 @@ def test_a_json_export_is_rebuilt_with_one_evaluation_and_the_verdict_of_the_ros
     assert men_of(rebuilt.forces[0].selections[-1], men).number == 11
 
 
-@pytest.mark.database_free
 def test_units_of_one_name_are_labelled_in_turn_past_a_players_own_name_taken_first():
     from lists.rosters.battlescribe_data_rosters import DataSetRoster
 

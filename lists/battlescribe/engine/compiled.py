@@ -10,15 +10,14 @@ cycles worth collecting, and each collection would walk them all again.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
+from .counting import collector_paused
 from .gamedata import GameData
 from .xml_loading import data_files, load_data_files
 
@@ -28,18 +27,6 @@ CACHE_SIZE = 4
 _cache: OrderedDict[str, GameData] = OrderedDict()
 _lock = threading.Lock()  # guards _cache and _building, held only for a look-up, never for a build
 _building: dict[str, threading.Lock] = {}  # a lock per key being built
-
-
-@contextmanager
-def collector_paused():
-    """Pause the cyclic garbage collector (if it runs) while a block builds many objects."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def without_collection(build: Callable[[], T]) -> T:
