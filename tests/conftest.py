@@ -124,17 +124,21 @@ ON_EVERY_BACKEND = {
     "test_battlescribe_pdf_delivery.py": "data-set PDFs through the queue",
     "test_worker_dies.py": "the worker started again (RQ's worker with Redis)",
     "test_with_worker.py": "make serve's worker: the database queue's, or RQ's on Redis",
+    "test_locker.py": "lockers, devices and their rosters: joins, removals, deletions for good",
+    "test_suite_settings.py": "the committed packs written again where no copy of the database can be taken",
 }
+
+
+def pytest_itemcollected(item):
+    """The tests of ON_EVERY_BACKEND are marked as they are collected, before `-m backends` selects by marks."""
+    if item.path.name in ON_EVERY_BACKEND:
+        item.add_marker(pytest.mark.backends)
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items):
-    """Marks the tests of ON_EVERY_BACKEND; puts the files that use the packs first, so each test process loads
-    them once, then empties the database once for the files that want it empty (xdist's loadfile hands out
-    files in this order)."""
-    for item in items:
-        if item.path.name in ON_EVERY_BACKEND:
-            item.add_marker(pytest.mark.backends)
+    """Puts the files that use the packs first, so each test process loads them once, then empties the database
+    once for the files that want it empty (xdist's loadfile hands out files in this order)."""
     wanting = {item.path for item in items if "real_packs" in item.fixturenames}
     items.sort(key=lambda item: item.path not in wanting)
 
