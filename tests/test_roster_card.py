@@ -26,29 +26,46 @@ GERMAN = (ROOT / "examples" / "bolt-action-2e-germany-normandy.yaml").read_text(
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("real_packs", "empty_cache")]
 
 
-def drawn_modules(reader: PdfReader, content, resources) -> set[tuple[int, int]]:
-    """The (row, column) of each black module-high rectangle at whole-module places, in this content and the
-    forms it draws."""
-    modules: set[tuple[int, int]] = set()
-    black = False
+def times(m, ctm):
+    """The PDF's `cm`: the matrix `m` then the current one."""
+    a, b, c, d, e, f = m
+    A, B, C, D, E, F = ctm
+    return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
+
+
+def drawn_modules(reader: PdfReader, content, resources, ctm=(1, 0, 0, 1, 0, 0)) -> dict[tuple[int, int], float]:
+    """Each black module-high rectangle at a whole-module place, in this content and the forms it draws: its
+    (row, column) and the module's width on paper (mm)."""
+    modules: dict[tuple[int, int], float] = {}
+    black, saved = False, []
     for operands, operator in ContentStream(content, reader).operations:
-        if operator == b"rg":
+        if operator == b"q":
+            saved.append(ctm)
+        elif operator == b"Q":
+            ctm = saved.pop()
+        elif operator == b"cm":
+            ctm = times([float(v) for v in operands], ctm)
+        elif operator == b"rg":
             black = [float(v) for v in operands] == [0, 0, 0]
         elif operator == b"re" and black:
             x, y, width, height = (float(v) for v in operands)
             if height == 1 and x.is_integer() and y.is_integer() and width.is_integer() and x >= 0 and y >= 0:
-                modules |= {(int(y), int(x) + n) for n in range(int(width))}
+                module_mm = abs(ctm[0]) * 25.4 / 72
+                modules |= {(int(y), int(x) + n): module_mm for n in range(int(width))}
         elif operator == b"Do":
             form = resources["/XObject"][operands[0]].get_object()
             if form.get("/Subtype") == "/Form":
-                modules |= drawn_modules(reader, form, form.get("/Resources", resources))
+                modules |= drawn_modules(reader, form, form.get("/Resources", resources), ctm)
     return modules
 
 
-def qr_codes_on_first_page(pdf: bytes) -> set[tuple[int, int]]:
+def qr_code_on_first_page(pdf: bytes) -> tuple[set[tuple[int, int]], float]:
+    """The modules of the QR code drawn on the first page, and the code's width on paper (mm, quiet zone out)."""
     reader = PdfReader(io.BytesIO(pdf))
     page = reader.pages[0]
-    return drawn_modules(reader, page["/Contents"].get_object(), page["/Resources"])
+    modules = drawn_modules(reader, page["/Contents"].get_object(), page["/Resources"])
+    across = max((column for _, column in modules), default=-1) + 1
+    return set(modules), across * max(modules.values(), default=0)
 
 
 def segno_modules(link: str) -> set[tuple[int, int]]:
@@ -79,7 +96,9 @@ def test_the_first_card_of_a_roster_s_cards_carries_its_name_and_share_link_as_a
     first = page_texts(response.content)[0]
     assert first.startswith("Normandygrenadiers")  # the roster card is the first card on the sheet
     assert "Scantoopenthisroster" in first and link in first
-    assert qr_codes_on_first_page(response.content) == segno_modules(link)
+    modules, width_mm = qr_code_on_first_page(response.content)
+    assert modules == segno_modules(link)
+    assert width_mm >= 25  # large enough for a phone to read at arm's length
     page = PdfReader(io.BytesIO(response.content)).pages[0]
     assert "/Image" not in str(page["/Resources"])  # vector modules, no picture
 
@@ -87,7 +106,7 @@ def test_the_first_card_of_a_roster_s_cards_carries_its_name_and_share_link_as_a
 def test_two_rosters_of_the_same_content_print_each_its_own_link(client):
     rosters = [started(client, "Twins"), started(client, "Twins")]
 
-    printed = [qr_codes_on_first_page(client.get(f"/r/{one.share_id}/cards.pdf").content) for one in rosters]
+    printed = [qr_code_on_first_page(client.get(f"/r/{one.share_id}/cards.pdf").content)[0] for one in rosters]
 
     for one, modules in zip(rosters, printed, strict=True):
         assert modules == segno_modules(f"http://testserver/r/{one.share_id}/")
@@ -101,7 +120,7 @@ def test_a_roster_file_printed_by_render_cards_has_no_roster_card(tmp_path):
 
     pdf = out.read_bytes()
     assert not any("Scantoopenthisroster" in text for text in page_texts(pdf))
-    assert qr_codes_on_first_page(pdf) == set()
+    assert qr_code_on_first_page(pdf)[0] == set()
 
 
 @pytest.mark.usefixtures("flames_of_war")
@@ -116,4 +135,13 @@ def test_a_data_set_roster_s_cards_open_with_its_roster_card(client):
     assert texts[0].startswith("Bulgebreakout") and "Scantoopenthisroster" in texts[0] and link in texts[0]
     assert "Company" not in texts[0]  # the units' cards follow on pages of their own
     assert "M4Sherman(Late)TankCompany" in texts[1]
-    assert qr_codes_on_first_page(response.content) == segno_modules(link)
+    modules, width_mm = qr_code_on_first_page(response.content)
+    assert modules == segno_modules(link) and width_mm >= 25
+
+
+def test_the_roster_card_prints_the_roster_s_name_as_text_not_markup(client):
+    roster = started(client, "<b>Grenadiers</b> & co")
+
+    first = page_texts(client.get(f"/r/{roster.share_id}/cards.pdf").content)[0]
+
+    assert first.startswith("<b>Grenadiers</b>&co")

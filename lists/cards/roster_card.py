@@ -15,7 +15,7 @@ from lists.cards.layout import Layout
 from lists.cards.renderer import render_pdf
 
 QUIET_MODULES = 4  # the light border a QR reader needs around the code
-QR_SHARE = 0.62  # of the card's width: 39 mm on a poker card, 65 mm on A6 (readers want at least 25 mm)
+QR_SHARE = 0.62  # of the card's width, quiet zone in: the code 31 mm on a poker card, 51 on A6 (at least 25 to scan)
 CAPTION = "Scan to open this roster"
 
 
