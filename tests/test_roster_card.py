@@ -17,7 +17,9 @@ from django.test import Client
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
+from lists.cards import Layout, cards_pdf, pdfs
 from lists.models import Roster
+from lists.rosters.files import load_roster_file
 from tests.test_battlescribe_pdf_delivery import flames_of_war, stored_roster  # noqa: F401 - the real data's fixture
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -145,3 +147,19 @@ def test_the_roster_card_prints_the_roster_s_name_as_text_not_markup(client):
     first = page_texts(client.get(f"/r/{roster.share_id}/cards.pdf").content)[0]
 
     assert first.startswith("<b>Grenadiers</b>&co")
+
+
+def test_rosters_of_the_same_content_share_their_unit_cards_but_not_their_roster_card(monkeypatch):
+    resolved = load_roster_file(GERMAN.encode(), "roster.yaml")
+    roster, data = resolved.snapshot(), resolved.data
+    first = cards_pdf(roster, data, Layout(link="http://testserver/r/first/"))
+    laid_out = []
+    original = pdfs._first_pass
+    monkeypatch.setattr(pdfs, "_first_pass", lambda groups, layout: laid_out.append(groups) or original(groups, layout))
+
+    second = cards_pdf(roster, data, Layout(link="http://testserver/r/second/"))
+
+    assert laid_out == []  # every unit's card came from the cache
+    assert second != first
+    assert qr_code_on_first_page(second)[0] == segno_modules("http://testserver/r/second/")
+    assert "http://testserver/r/second/" in page_texts(second)[0]
