@@ -334,7 +334,7 @@ def cards_pdf(roster: RosterSnapshot, data: GameData, layout: Layout = DEFAULT_L
         placed, batches = card_pages(card_groups(roster, data, layout), layout, data)
         if layout.link:  # not cached apart: it is the roster's own, as the whole PDF is
             name = roster.name or roster.army_title or roster.army_name
-            subtitle = roster.army_title or roster.army_name if roster.name else ""
+            subtitle = (roster.army_title or roster.army_name) if roster.name else ""
             batches[ROSTER_CARD] = roster_card_pdf(name, subtitle, layout.link, layout)
             placed = [[(ROSTER_CARD, 0, 0.0, 0.0, None)], *placed]
         return assemble(placed, batches, layout)
