@@ -58,3 +58,30 @@ def test_the_price_on_a_units_button_is_the_price_of_the_unit_it_adds(client, na
     assert quality == "Regular"
     assert re.search(r'<span class="quality">([^<]*)</span>', card).group(1) == quality
     assert re.search(r'<span class="points">(\d+) pts</span>', card).group(1) == str(shown)
+
+
+def heading(html: str) -> str:
+    return re.search(r'<h2 id="picker-heading">([^<]*)</h2>', html).group(1)
+
+
+def test_after_a_reload_the_picker_adds_to_the_force_the_player_last_added_to(client):
+    """Six units added to the second platoon, a reload, and the seventh went to Platoon 1."""
+    edit_url = start(client)
+    version = roster_of(edit_url).version
+    client.post(f"{edit_url}forces/", {"name": "2nd Platoon", "version": version})
+    second = roster_of(edit_url).forces.get(name="2nd Platoon")
+    lieutenant = button(client.get(edit_url).content.decode(), "Second Lieutenant")[0]
+
+    added = client.post(
+        f"{edit_url}units/",
+        {"unit_type": lieutenant, "force": second.id, "version": roster_of(edit_url).version},
+        HTTP_HX_REQUEST="true",
+    )
+
+    assert added.status_code == 200
+    assert added["HX-Replace-Url"] == f"{edit_url}?force={second.id}"  # the address a reload opens
+    assert heading(client.get(added["HX-Replace-Url"]).content.decode()) == "Add a unit to 2nd Platoon"
+    # The editor opened again without the force in its address: where the last unit went.
+    reopened = client.get(edit_url).content.decode()
+    assert heading(reopened) == "Add a unit to 2nd Platoon"
+    assert f'<input type="hidden" name="force" value="{second.id}">' in picker(reopened)
