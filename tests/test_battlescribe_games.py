@@ -274,6 +274,15 @@ def test_the_game_page_lists_its_armies_with_their_forces(client, data_sets):
     assert "Reinforced Platoon" in armies["Finland"]
 
 
+def test_a_battlescribe_games_pages_do_not_call_its_rule_texts_our_summaries(client, data_sets):
+    """The data's rules are the community's texts: only our packs' rule texts are summaries."""
+    data_set = data_set_of("bsdata/konflikt47")
+    footer = text(html(client.get(f"/games/data/{data_set.pk}/")).xpath("//footer[@class='site']")[0])
+    assert footer == "Game data and rule texts from the game's BattleScribe data, as its community wrote them."
+    home = text(html(client.get("/")).xpath("//footer[@class='site']")[0])
+    assert "rule texts are summaries" in home  # the packs' pages keep saying so
+
+
 def test_a_force_of_another_game_is_refused_saying_so(client, data_sets):
     konflikt = data_set_of("bsdata/konflikt47")
     other = data_set_of("community-data/ba3-soviet-union")

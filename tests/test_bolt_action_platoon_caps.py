@@ -88,7 +88,7 @@ class TestTheRulebooksPlatoonInNormandy:
         [(finding_code, message)] = errors(result)
         assert finding_code == "org.too_many"
         assert message == (
-            f"{TANKS}: the roster has 2, the Reinforced Platoon allows 1 (1). Remove Jagdpanzer IV or another {TANKS}."
+            f"{TANKS}: the roster has 2, the Reinforced Platoon allows 1. Remove Jagdpanzer IV or another {TANKS}."
         )
 
     def test_two_sdkfz_222_are_one_armoured_car_too_many(self, tmp_path):

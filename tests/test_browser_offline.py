@@ -123,6 +123,14 @@ def test_a_roster_opened_online_shows_offline_with_its_cards_and_an_edit_shows_b
     expect(page.locator("[data-keep-status]")).to_contain_text("unit cards")
     cards = fetch_in_page(page, f"/r/{roster.share_id}/cards.pdf?card=poker&paper=a4")
     assert (cards["status"], cards["type"], cards["start"]) == (200, "application/pdf", "%PDF-")
+    # A6 cards were never kept: not the poker ones in their place, but a page saying so and linking those.
+    a6 = fetch_in_page(page, f"/r/{roster.share_id}/cards.pdf?card=a6&paper=a4")
+    assert (a6["status"], a6["type"]) == (404, "text/html; charset=utf-8")
+    page.goto(f"{site}/r/{roster.share_id}/cards.pdf?card=a6&paper=a4")
+    expect(page.locator("h1")).to_have_text("Not kept on this device")
+    kept_link = page.locator("main a", has_text="card poker, paper a4")
+    expect(kept_link).to_have_attribute("href", f"/r/{roster.share_id}/cards.pdf?card=poker&paper=a4")
+    page.goto(share)
     with page.expect_download() as download_info:  # the button works too: the kept file downloads
         page.click("text=Unit cards (PDF)")
     assert download_info.value.failure() is None

@@ -186,7 +186,8 @@ def test_the_player_is_told_the_verdict_each_finding_and_what_the_event_requires
     html = response.content.decode()
     assert response.status_code == 200 and "Ben&#x27;s list is submitted." in html
     assert "631 / 500 pts" in html and '<span class="verdict illegal">Not legal</span>' in html
-    assert "The roster costs 631 points, 131 over its limit of 500." in html and "points.over_limit" in html
+    assert "The roster costs 631 points, 131 over its limit of 500." in html and "(Rule: Points limit)" in html
+    assert ">points.over_limit<" not in html and "<code>" not in html  # the finding's code is for programs
     assert "What Spring Offensive requires" in html
     assert "at most 500 points and 8 order dice" in html and "Armies: Armies of Germany" in html
 

@@ -2,6 +2,7 @@
 
 import csv
 import io
+import re
 from datetime import timedelta
 
 import pytest
@@ -111,7 +112,8 @@ def test_the_table_shows_each_verdict_with_its_findings(client):
     assert rows["Ben"]["list_url"] == f"http://testserver{public}lists/{rows['Ben']['id']}/"
     assert client.get(rows["Ben"]["list_url"]).status_code == 200
     html = client.get(organiser).content.decode()
-    assert html.count("Not legal</span>") == 2 and "event.army_not_allowed" in html
+    assert html.count("Not legal</span>") == 2 and "(Rule: Armies allowed at the event)" in html
+    assert "<code>event.army_not_allowed</code>" not in html and "<code>points." not in html
 
 
 def test_no_export_holds_the_organiser_s_secret_link(client):
@@ -249,6 +251,12 @@ def test_the_print_pack_holds_a_cover_and_every_list(client):
     assert "Spring Offensive" in text[0] and "3 lists" in text[0]
     for player, roster in (("Anna", "Legal list"), ("Ben", "Too big"), ("Cleo", "Tommies")):
         assert any(f"{player}: {roster}" in page for page in text[1:])
+    pages = len(reader.pages)
+    numbers = [re.search(r"Spring Offensive: pack page (\d+) of (\d+)", page) for page in text]
+    # Numbered across the pack, not each list "page 1 of 1"; the list's own text is still under the number.
+    assert [(int(n.group(1)), int(n.group(2))) for n in numbers] == [(i, pages) for i in range(1, pages + 1)]
+    ben = next(page for page in text[1:] if "Ben: Too big" in page)
+    assert "(Rule: Points limit)" in ben and "points.over_limit" not in ben  # the rule's name, not the code
     cards = client.get(f"{organiser}s/{Submission.objects.get(player='Anna').id}/cards.pdf")
     assert cards.status_code == 200 and cards.content.startswith(b"%PDF")
 

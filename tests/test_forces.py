@@ -88,7 +88,7 @@ def test_a_platoons_maximum_counts_only_its_own_units():
     findings = check_roster(two_platoons([LIEUTENANT, LIEUTENANT, SQUAD, SQUAD], [SQUAD, SQUAD]))
     assert sorted(codes(findings)) == ["org.missing", "org.too_many"]
     too_many = next(f for f in findings if f.code == "org.too_many")
-    assert "Platoon 1 has 2, Platoon 1 (Test Platoon) allows 1" in too_many.message
+    assert "Platoon 1 has 2, Platoon 1 (Test Platoon) allows 1." in too_many.message  # not "allows 1 (1)"
 
 
 # --- roster files -------------------------------------------------------------------

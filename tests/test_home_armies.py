@@ -30,3 +30,20 @@ def test_no_two_armies_of_a_game_read_alike(client):
 def test_the_army_search_box_comes_with_its_script(client):
     page = client.get("/").content.decode()
     assert 'id="army-filter"' in page and "js/army-filter.js" in page
+
+
+def unit_counts(html: str, system_key: str) -> dict[str, str]:
+    """Each army's "N units" beside its link to the army page."""
+    found = re.findall(
+        rf'<a href="/games/{system_key}/armies/([^/]+)/">[^<]*</a> <span class="meta">(\d+) units?</span>', html
+    )
+    return dict(found)
+
+
+def test_the_home_page_counts_a_theatre_lists_units_as_the_game_page_does(client):
+    """A theatre list's units are borrowed from its nation: counting only its own gave "0 units"."""
+    home = unit_counts(client.get("/").content.decode(), "bolt-action-2e")
+    game = unit_counts(client.get("/games/bolt-action-2e/").content.decode(), "bolt-action-2e")
+
+    assert int(home["great-britain-1944-normandy"]) > 10
+    assert home == game

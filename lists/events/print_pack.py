@@ -102,9 +102,22 @@ def pack_pdf(event: Event, submissions: list[Submission], rows: list[dict]) -> b
     cover = render_pdf(render_to_string("lists/event_pack_cover.html", {"event": event, "rows": rows}))
     for pdf in [cover, *(list_page(event, submission) for submission in submissions)]:
         writer.append(io.BytesIO(pdf))
+    _number_pages(writer, event)
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
+
+
+def _number_pages(writer, event: Event) -> None:
+    """Each page of the pack numbered across the pack ("Spring Offensive: pack page 3 of 9", bottom left):
+    each list, rendered on its own, numbers only its own pages ("page 1 of 1")."""
+    from pypdf import PdfReader
+
+    pages = ["wide" if float(page.mediabox.width) > float(page.mediabox.height) else "tall" for page in writer.pages]
+    html = render_to_string("lists/event_pack_numbers.html", {"event": event, "pages": pages})
+    numbers = PdfReader(io.BytesIO(render_pdf(html)))
+    for page, number in zip(writer.pages, numbers.pages, strict=True):
+        page.merge_page(number)
 
 
 def _assemble(event: Event, submissions: list[Submission]) -> bytes:

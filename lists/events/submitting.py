@@ -465,7 +465,13 @@ def _summarise(event: Event, submission: Submission) -> dict:
         "order_dice": verdict.order_dice,
         "valid": verdict.valid,
         "findings": [
-            {"code": f.code, "severity": f.severity, "message": f"{f.message} {f.fix}".strip(), "unit": f.unit}
+            {
+                "code": f.code,
+                "severity": f.severity,
+                "message": f"{f.message} {f.fix}".strip(),
+                "unit": f.unit,
+                "rule_name": f.rule_name,
+            }
             for f in verdict.findings
         ],
     }

@@ -11,6 +11,8 @@ May import: `lists.gamedata`, `lists.models`; nothing above them.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from lists.gamedata.snapshot import RosterSnapshot
 from lists.rules import (
     categories,
@@ -58,7 +60,13 @@ CHECKS = [
 
 def check_roster(roster: RosterSnapshot) -> list[Finding]:
     """Every finding of every rule family: errors first, then by unit in roster order."""
-    findings = [finding for check in CHECKS for finding in check(roster)]
+    rules = roster.system.rules
+    # Each finding names its rule in words, for the pages and prints that show the rule, not its key.
+    findings = [
+        replace(finding, rule_name=finding.rule_name or (rules[finding.rule].name if finding.rule in rules else ""))
+        for check in CHECKS
+        for finding in check(roster)
+    ]
     return sorted(findings, key=lambda f: (f.severity != "error", -1 if f.unit_index is None else f.unit_index))
 
 

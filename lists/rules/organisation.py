@@ -162,11 +162,12 @@ def force_findings(roster: RosterSnapshot, force: ForceInfo, named: bool) -> lis
         if allowed is not None and taken > allowed:
             extra = members[-1]
             ratio = not isinstance(slot.max, int)
-            limit_text = describe_limit(slot.max, names) if ratio else str(slot.max)
+            # A ratio says how the most comes about ("1 per 2 Infantry"); a fixed most is the number alone.
+            limit_text = f" ({describe_limit(slot.max, names)})" if ratio else ""
             findings.append(
                 error(
                     "org.ratio" if ratio else "org.too_many",
-                    f"{slot.name}: {has} {taken:g}, {who} allows {allowed:g} ({limit_text}).",
+                    f"{slot.name}: {has} {taken:g}, {who} allows {allowed:g}{limit_text}.",
                     f"Remove {extra.label} or another {slot.name}"
                     + (", or add the units that allow more." if ratio else "."),
                     rule,

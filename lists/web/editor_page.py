@@ -18,7 +18,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
-from django_htmx.http import reswap, retarget
+from django_htmx.http import replace_url, reswap, retarget
 
 from lists import models
 from lists.cards import Layout, house_rule_rows, unit_blocks
@@ -131,7 +131,8 @@ def editor_context(
         full = {*unit_forms, opened_id, added_id, edited_id} - {None}
     rows = _unit_rows(snapshot, verdict, units, data, secret, unit_forms, priced, force_rows, full)
     labels = {row["id"]: row["choice"].label for row in rows}
-    picked = next((f for f in force_rows if f.id == picker_force), force_rows[0] if force_rows else None)
+    picked = next((f for f in force_rows if f.id == (picker_force or _last_added_to(units))), None)
+    picked = picked or (force_rows[0] if force_rows else None)
     context = {
         "roster": roster,
         "secret": secret,
@@ -167,6 +168,12 @@ def editor_context(
         context["force_form"] = ForceForm(data_for=data, army_id=roster.army_id, auto_id="new-force-%s")
         context["undo"] = cache.get(undo_key(roster))
     return context
+
+
+def _last_added_to(units: list[models.RosterUnit]) -> int | None:
+    """The force the player last added a unit to, where a page (reloaded, opened again) names none: the
+    picker stays where the player was adding."""
+    return max(units, key=lambda unit: unit.id).force_id if units else None
 
 
 def roster_when(snapshot: RosterSnapshot) -> str:
@@ -420,9 +427,11 @@ def after_edit(
 
     The unit picker keeps adding to `picker_force` where one is given; `added_id` is the unit just added.
     """
-    if request.htmx:
-        return render_editor(request, roster, secret, picker_force=picker_force, added_id=added_id)
     query = f"?force={picker_force}" if picker_force else ""
+    if request.htmx:
+        page = render_editor(request, roster, secret, picker_force=picker_force, added_id=added_id)
+        # The address names the force too, so a reload keeps adding where the player was.
+        return replace_url(page, f"{reverse('lists:edit', args=[secret])}{query}") if query else page
     return redirect(f"{reverse('lists:edit', args=[secret])}{query}#{anchor}")
 
 

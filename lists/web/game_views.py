@@ -1,6 +1,6 @@
 """Pages: the games and armies loaded from the packs."""
 
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Prefetch, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
@@ -26,9 +26,10 @@ def home_page(
     status: int = 200,
 ) -> HttpResponse:
     """The home page; a refused start or import comes back with its problems and what was typed."""
-    systems = GameSystem.objects.prefetch_related(
-        Prefetch("army_set", queryset=Army.objects.annotate(unit_count=Count("unit_types")))
-    )
+    systems = list(GameSystem.objects.all())
+    for system in systems:
+        # Counted as the game page counts them: a theatre list fields its nation's units too.
+        system.counted_armies = _with_unit_counts(system)
     games = [system for system in systems if system.kind == "game"]
     data_sets = data_set_games()
     context = {

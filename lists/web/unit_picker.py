@@ -1,5 +1,5 @@
-"""The editor's unit picker: what a force may take, by slot, at its cheapest quality, each unit once, with the
-words the search finds it by."""
+"""The editor's unit picker: what a force may take, by slot, each unit once at the price of what its button
+adds (the game's usual quality, with what is selected at start), with the words the search finds it by."""
 
 from __future__ import annotations
 
@@ -7,16 +7,16 @@ from dataclasses import replace
 
 from lists.gamedata.loading import GameData
 from lists.gamedata.snapshot import ForceInfo, RosterSnapshot, UnitChoice, UnitTypeInfo
+from lists.rules.defaults import options_at_start, quality_at_start
 from lists.rules.organisation import category_counts, limit_value, slot_taken
 from lists.rules.period import period_findings
 from lists.rules.pricing import unit_points
-from lists.rules.validation import open_qualities
 from lists.web.slot_lines import usage_text
 
 
 def unit_picker(snapshot: RosterSnapshot, data: GameData, army_id: int, force: ForceInfo | None) -> list[dict]:
     """The units the force may take (those of a category its organisation has a slot for), grouped by
-    slot in the organisation's order, each at its cheapest quality, with slot usage and service dates.
+    slot in the organisation's order, each priced as adding it adds it, with slot usage and service dates.
     A unit the data lists under two categories (a squad in "Compulsory Units" and "Infantry") is listed
     once, under the first slot with room for it."""
     groups: dict[str, dict] = {}
@@ -31,7 +31,7 @@ def unit_picker(snapshot: RosterSnapshot, data: GameData, army_id: int, force: F
     ]
     terms = search_terms(snapshot.system.config.get("search_terms") or [])
     for source, unit_id, unit_type in _listed_once(snapshot, force, force_units, counts, offered, slot_order):
-        quality, points = _cheapest(snapshot, unit_type)
+        quality, points = _as_added(snapshot, data, unit_type)
         group = groups.setdefault(
             unit_type.category,
             {
@@ -107,14 +107,14 @@ def unit_terms(unit_type: UnitTypeInfo, terms: list[tuple[tuple[str, ...], dict]
     return found
 
 
-def _cheapest(snapshot: RosterSnapshot, unit_type) -> tuple[str | None, int]:
-    """The quality the unit costs least at in the roster's army list, and that price."""
-    priced = []
-    for quality in open_qualities(unit_type, snapshot.army_key) or [None]:
-        candidate = UnitChoice(index=len(snapshot.units), label=unit_type.name, unit_type=unit_type, quality=quality)
-        priced.append((unit_points(replace(snapshot, units=[candidate]), candidate), quality))
-    points, quality = min(priced, key=lambda item: item[0])
-    return quality, points
+def _as_added(snapshot: RosterSnapshot, data: GameData, unit_type) -> tuple[str | None, int]:
+    """The quality the unit is added at and its price so: what its button adds (`add_unit`), options and all."""
+    quality = quality_at_start(data.system, unit_type, snapshot.army_key)
+    options = options_at_start(unit_type, snapshot.army_key, quality)
+    candidate = UnitChoice(
+        index=len(snapshot.units), label=unit_type.name, unit_type=unit_type, quality=quality, options=options
+    )
+    return quality, unit_points(replace(snapshot, units=[candidate]), candidate)
 
 
 def _slot_usage(snapshot, force: ForceInfo | None, units: list[UnitChoice], category: str, counts) -> str:

@@ -99,8 +99,26 @@ async function keptCopy(request) {
   const isPdf = PDF.test(new URL(request.url).pathname);
   const exact = await cache.match(isPdf ? pdfAddress(request.url) : request, { ignoreVary: true });
   if (exact || !isPdf) return exact;
-  // Offline, another layout of the same PDF beats none (the cards at poker size for the A6 ones).
-  return cache.match(request, { ignoreSearch: true, ignoreVary: true });
+  // Another layout of the same PDF is not the one asked (poker cards for A6 ones): a page says so and links it.
+  const other = await cache.match(request, { ignoreSearch: true, ignoreVary: true });
+  return other ? otherLayoutPage(pdfAddress(other.url || request.url)) : undefined;
+}
+
+function otherLayoutPage(keptAddress) {
+  const kept = new URL(keptAddress);
+  const layout = [...kept.searchParams].map(([name, value]) => `${name} ${value}`).join(", ") || "as first made";
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not kept on this device</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head><body><main>
+<h1>Not kept on this device</h1>
+<p>This PDF is kept offline only in another layout, not the one asked for.</p>
+<p>Kept: <a href="${escapeHtml(kept.pathname + kept.search)}">the same PDF, ${escapeHtml(layout)}</a>.</p>
+</main></body></html>`;
+  return new Response(html, { status: 404, headers: { "Content-Type": "text/html; charset=utf-8" } });
+}
+
+function escapeHtml(text) {
+  const entities = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+  return text.replace(/[&<>"']/g, (character) => entities[character]);
 }
 
 async function networkOrOfflinePage(request) {
