@@ -56,7 +56,7 @@ def publish(folder: Path, served: Path) -> Path:
     index = (
         '<?xml version="1.0" encoding="UTF-8"?>\n'
         '<dataIndex xmlns="http://www.battlescribe.net/schema/dataIndexSchema" battleScribeVersion="2.03" '
-        f'name={quoteattr(folder.name)}><repositoryUrls/><dataIndexEntries>{"".join(entries)}'
+        f"name={quoteattr(folder.name)}><repositoryUrls/><dataIndexEntries>{''.join(entries)}"
         "</dataIndexEntries></dataIndex>"
     )
     (served / "index.bsi").write_bytes(zipped("index.xml", index.encode()))
