@@ -9,6 +9,7 @@ system's revision and doubles every cost in the data, so the move shows in the p
 
 import re
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,7 @@ from tests.data_server import DataServer, publish
 from tests.test_battlescribe_games import GAMES, IDS, SHARED
 from tests.test_browser import browser, page, settled  # noqa: F401 - the browser suite's fixtures
 from tests.test_browser_battlescribe import start, take
-from tests.test_browser_pdf import run_the_worker_when_a_render_is_queued
+from tests.test_browser_pdf import run_the_worker_once
 
 PUBLISHED = [game for game, name in zip(GAMES, IDS, strict=True) if game[0].startswith("bsdata/")]
 PUBLISHED_IDS = [name for game, name in zip(GAMES, IDS, strict=True) if game[0].startswith("bsdata/")]
@@ -66,6 +67,17 @@ def next_revision(folder: Path) -> int:
     return revision
 
 
+def run_the_worker_when_a_job_waits() -> None:
+    """The worker's pass, once the page's request has queued a job (a load or a render)."""
+    from django_tasks_db.models import DBTaskResult
+
+    for _ in range(400):
+        if DBTaskResult.objects.filter(status="READY").exists():
+            return run_the_worker_once()
+        time.sleep(0.05)
+    raise AssertionError("no job was queued")
+
+
 def sign_in(page, site) -> None:  # noqa: F811 - the fixture, passed on
     """The operator signed in: a staff user's session, as Django's admin login leaves it, in the browser's cookies
     (the admin's own pages ask for a /favicon.ico the site does not serve, which the browser suite counts as an error)."""
@@ -106,12 +118,14 @@ def test_an_operator_adds_a_game_from_its_index_and_updates_it_under_a_players_r
     sign_in(page, site)
     page.fill("#id_address", address)
     page.click("#add-game button")
-    expect(page.locator("#operator-messages")).to_contain_text("players can start rosters of it now", timeout=120_000)
-    row = page.locator("#loaded-games tbody tr")
+    expect(page.locator("#game-loads li[data-state=queued]")).to_have_count(1)
+    run_the_worker_when_a_job_waits()
+    expect(page.locator("#game-loads")).to_contain_text("players can start rosters of it now")
+    row = page.locator("#loaded-games li")
     expect(row).to_have_count(1)
     expect(row.locator(".source")).to_have_text(address)
-    name = row.locator("td").first.inner_text()
-    revision = int(row.locator("td").nth(1).inner_text())
+    name = row.locator("h3 a").inner_text()
+    revision = int(row.get_attribute("data-revision"))
 
     start(page, site, name, army, force, limit)
     editor = page.url
@@ -124,19 +138,21 @@ def test_an_operator_adds_a_game_from_its_index_and_updates_it_under_a_players_r
     page.wait_for_url("**/bs/r/**")
     with page.expect_download(timeout=60_000) as cards:
         page.get_by_role("link", name="unit cards (PDF)").click()
-        run_the_worker_when_a_render_is_queued()
+        run_the_worker_when_a_job_waits()
     assert Path(cards.value.path()).read_bytes().startswith(b"%PDF")
 
     newer = next_revision(data)
     publish(data, served.served)
     page.goto(f"{site}/operator/games/")
-    page.click("#loaded-games tbody tr form[action$='/check/'] button")
+    page.click("#loaded-games li form[action$='/check/'] button")
     expect(page.locator("#operator-messages")).to_contain_text(f"revision {newer} (loaded: {revision})")
-    page.click("#loaded-games tbody tr form[action$='/update/'] button")
-    expect(page.locator("#operator-messages")).to_contain_text(
-        f"Loaded {name} revision {newer} beside {name} revision {revision}", timeout=120_000
+    page.click("#loaded-games li form[action$='/update/'] button")
+    expect(page.locator("#game-loads > li").first).to_have_attribute("data-state", "queued")
+    run_the_worker_when_a_job_waits()
+    expect(page.locator("#game-loads > li").first).to_contain_text(
+        f"Loaded {name} revision {newer} beside {name} revision {revision}"
     )
-    expect(page.locator("#loaded-games tbody tr")).to_have_count(2)
+    expect(page.locator("#loaded-games li")).to_have_count(2)
 
     page.goto(editor)
     notice = page.locator("#newer-data")

@@ -1,8 +1,10 @@
 """The operator's page: the loaded games with their revision and source; add a game by its address, check
 its source for a newer revision, and update it, each in one step. Staff only (Django's admin login).
 
-Loading runs in the request, synchronously: it fetches and checks every file before it writes (seconds,
-up to a minute for the largest games), and the page answers once it is done, saying what was loaded.
+Adding and updating are queued for the background worker (`lists.pdfs.game_loads`: fetching and checking
+every file takes seconds, a minute for the largest games) and the page answers at once; it lists the latest
+loads and, while one is unfinished, follows them (htmx reloads that part every two seconds; without
+scripts, a link reloads the page). Checking reads the source's index only, in the request.
 """
 
 from __future__ import annotations
@@ -17,10 +19,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from lists import models
-from lists.gamedata.battlescribe_data import DataFolderInvalid, LoadedDataSet
-from lists.gamedata.data_sources import SourceRefused, check_source, load_source
-
-MAX_PROBLEMS_SHOWN = 20
+from lists.gamedata.data_sources import SourceRefused, check_source
+from lists.pdfs.game_loads import latest_loads, queue_load
 
 
 class AddGameForm(forms.Form):
@@ -40,8 +40,15 @@ def _games() -> list[models.BattleScribeDataSet]:
 
 
 def _page(request: HttpRequest, form: AddGameForm | None = None, status: int = 200) -> HttpResponse:
-    context = {"data_sets": _games(), "form": form or AddGameForm()}
-    return render(request, "lists/operator_games.html", context, status=status)
+    loads = latest_loads()
+    context = {
+        "data_sets": _games(),
+        "form": form or AddGameForm(),
+        "loads": loads,
+        "following": any(not load.finished for load in loads),
+    }
+    template = "lists/operator_games.html" + ("#loads" if request.htmx else "")
+    return render(request, template, context, status=status)
 
 
 @require_GET
@@ -51,40 +58,13 @@ def games(request: HttpRequest) -> HttpResponse:
     return _page(request)
 
 
-def _load(address: str, game: str = "") -> tuple[LoadedDataSet | None, list[str]]:
-    """The data set loaded from `address`, or nothing and why (each problem, as the command prints them)."""
-    try:
-        return load_source(address, game), []
-    except SourceRefused as refused:
-        return None, [f"{refused}; nothing was loaded."]
-    except DataFolderInvalid as invalid:
-        shown = invalid.problems[:MAX_PROBLEMS_SHOWN]
-        more = len(invalid.problems) - len(shown)
-        return None, [*shown, *([f"and {more} more; nothing was loaded."] if more else ["Nothing was loaded."])]
-
-
-def _say_loaded(request: HttpRequest, loaded: LoadedDataSet, before: models.BattleScribeDataSet | None) -> None:
-    data_set = loaded.data_set
-    if not loaded.created:
-        messages.info(request, f"{data_set} is already loaded, unchanged.")
-    elif before is not None:
-        messages.success(request, f"Loaded {data_set} beside {before}; its rosters stay on theirs until moved.")
-    else:
-        messages.success(request, f"Loaded {data_set}: players can start rosters of it now.")
-
-
 @require_POST
 @staff_member_required
 def add(request: HttpRequest) -> HttpResponse:
     form = AddGameForm(request.POST)
     if not form.is_valid():
         return _page(request, form, status=400)
-    loaded, problems = _load(form.cleaned_data["address"], form.cleaned_data["game"])
-    if loaded is None:
-        for problem in problems:
-            form.add_error("address", problem)
-        return _page(request, form, status=400)
-    _say_loaded(request, loaded, None)
+    queue_load(form.cleaned_data["address"], form.cleaned_data["game"])
     return redirect("lists:operator-games")
 
 
@@ -110,10 +90,6 @@ def update(request: HttpRequest, data_set_id: int) -> HttpResponse:
     data_set = get_object_or_404(models.BattleScribeDataSet, pk=data_set_id)
     if not data_set.source_url:
         messages.error(request, f"{data_set} was loaded from a folder on the server: load it again there.")
-        return redirect("lists:operator-games")
-    loaded, problems = _load(data_set.source_url)
-    if loaded is None:
-        messages.error(request, f"Could not update {data_set}: {' '.join(problems)}")
     else:
-        _say_loaded(request, loaded, data_set)
+        queue_load(data_set.source_url, update_of=data_set.pk)
     return redirect("lists:operator-games")
