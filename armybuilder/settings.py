@@ -144,6 +144,8 @@ if REDIS_URL:
     TASKS = {"default": {"BACKEND": "django_tasks_rq.RQBackend", "QUEUES": ["default", "bulk"]}}
 else:
     TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# Seconds one answer of a BattleScribe data source may take (load_battlescribe ADDRESS, the operator's page).
+BATTLESCRIBE_FETCH_SECONDS = float(os.environ.get("ARMYBUILDER_FETCH_SECONDS", "30"))
 # Requests one web process holds while their PDF renders (lists/pdfs/waits.py); more are answered at once.
 PDF_MAX_WAITS = int(os.environ.get("ARMYBUILDER_PDF_WAITS", "6"))
 PDF_MAX_CARD_UNITS = int(os.environ.get("ARMYBUILDER_PDF_MAX_UNITS", "400"))
