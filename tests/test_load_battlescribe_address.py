@@ -8,7 +8,6 @@ an HTML page, a redirect loop) need no data. No test reaches outside this machin
 from __future__ import annotations
 
 import json
-import shutil
 from io import StringIO
 from pathlib import Path
 
@@ -18,36 +17,25 @@ from django.utils.html import escape
 
 from lists.gamedata import data_sources
 from lists.models import BattleScribeDataSet
-from tests.data_server import DataServer, publish
-from tests.test_battlescribe_revisions import SOURCE, dearer_leutnant, next_revision
+from tests.data_server import publish
+from tests.test_battlescribe_revisions import dearer_leutnant, folder, next_revision  # noqa: F401 - its fixture
 from tests.test_load_battlescribe import CATALOGUE, GAME_SYSTEM
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def served(tmp_path):
-    server = DataServer(tmp_path / "served")
-    (tmp_path / "served").mkdir()
-    yield server
-    server.close()
-
-
-@pytest.fixture
-def konflikt(tmp_path) -> Path:
-    if not SOURCE.is_dir():
-        pytest.skip(f"no data at {SOURCE}")
-    copy = tmp_path / "konflikt47"
-    shutil.copytree(SOURCE, copy)
-    return copy
+def konflikt(folder):  # noqa: F811 - the fixture, passed on
+    """Konflikt '47's BSData folder, copied into tmp_path (skipped where ../shared is absent)."""
+    return folder
 
 
 def small_game(tmp_path: Path) -> Path:
-    folder = tmp_path / "small"
-    folder.mkdir()
-    (folder / "Test Game.gst").write_text(GAME_SYSTEM)
-    (folder / "Test Army.cat").write_text(CATALOGUE)
-    return folder
+    game = tmp_path / "small"
+    game.mkdir()
+    (game / "Test Game.gst").write_text(GAME_SYSTEM)
+    (game / "Test Army.cat").write_text(CATALOGUE)
+    return game
 
 
 def load(*args: str) -> str:

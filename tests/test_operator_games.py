@@ -21,14 +21,6 @@ PAGE = "/operator/games/"
 
 
 @pytest.fixture
-def served(tmp_path):
-    (tmp_path / "served").mkdir()
-    server = DataServer(tmp_path / "served")
-    yield server
-    server.close()
-
-
-@pytest.fixture
 def operator(client, empty_cache):
     client.force_login(get_user_model().objects.create_user("operator", password="x", is_staff=True))
     return client

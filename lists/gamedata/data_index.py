@@ -59,6 +59,18 @@ def file_name_of(location: str) -> str:
     return name
 
 
+def listed_file(location: str, data_id, name, data_type, revision) -> IndexEntry:
+    """One file an index lists, from its fields as the index gives them (any of them missing or of a wrong type)."""
+    return IndexEntry(
+        location=location,
+        file_name=file_name_of(location),
+        data_id=str(data_id or ""),
+        name=str(name or ""),
+        is_game_system=str(data_type or "") in GAME_SYSTEM_TYPES,
+        revision=_revision(revision if revision is not None else 0, location),
+    )
+
+
 def _revision(value, where: str) -> int:
     try:
         revision = int(str(value).strip())
@@ -90,21 +102,16 @@ def read_data_index(xml: bytes, address: str, join) -> list[IndexEntry]:
     if local_name(root) != "dataIndex":
         raise SourceRefused(f"{address}: its root element is <{local_name(root)}>, a data index holds <dataIndex>")
     listed = [element for element in root.iter() if local_name(element) == "dataIndexEntry"]
-    entries = []
-    for element in _bounded(listed, address):
-        file_path = element.get("filePath", "")
-        location = join(address, file_path)
-        entries.append(
-            IndexEntry(
-                location=location,
-                file_name=file_name_of(location),
-                data_id=element.get("dataId", ""),
-                name=element.get("dataName", ""),
-                is_game_system=element.get("dataType", "") in GAME_SYSTEM_TYPES,
-                revision=_revision(element.get("dataRevision", "0"), file_path),
-            )
+    return [
+        listed_file(
+            join(address, element.get("filePath", "")),
+            element.get("dataId"),
+            element.get("dataName"),
+            element.get("dataType"),
+            element.get("dataRevision"),
         )
-    return entries
+        for element in _bounded(listed, address)
+    ]
 
 
 def read_json_index(content: bytes, address: str) -> dict:
@@ -118,36 +125,28 @@ def read_json_index(content: bytes, address: str) -> dict:
     return document
 
 
+def _listed(document: dict, key: str, address: str) -> list:
+    listed = document.get(key)
+    if not isinstance(listed, list):
+        raise SourceRefused(f"{address}: its {key} is not a list")
+    return _bounded(listed, address)
+
+
 def package_entries(document: dict, address: str, join) -> list[IndexEntry]:
     """The files a repository's package index (`repositoryFiles`) lists."""
-    listed = document.get("repositoryFiles")
-    if not isinstance(listed, list):
-        raise SourceRefused(f"{address}: its repositoryFiles is not a list")
     entries = []
-    for item in _bounded(listed, address):
+    for item in _listed(document, "repositoryFiles", address):
         if not isinstance(item, dict) or not isinstance(item.get("fileUrl"), str):
             raise SourceRefused(f"{address}: a listed file has no fileUrl")
         location = join(address, item["fileUrl"])
-        entries.append(
-            IndexEntry(
-                location=location,
-                file_name=file_name_of(location),
-                data_id=str(item.get("id", "")),
-                name=str(item.get("name", "")),
-                is_game_system=str(item.get("type", "")) in GAME_SYSTEM_TYPES,
-                revision=_revision(item.get("revision", 0), item["fileUrl"]),
-            )
-        )
+        entries.append(listed_file(location, item.get("id"), item.get("name"), item.get("type"), item.get("revision")))
     return entries
 
 
 def gallery_games(document: dict, address: str, join) -> list[GalleryGame]:
     """The repositories a gallery lists, each with the address of its data index."""
-    listed = document.get("repositories")
-    if not isinstance(listed, list):
-        raise SourceRefused(f"{address}: its repositories is not a list")
     games = []
-    for item in _bounded(listed, address):
+    for item in _listed(document, "repositories", address):
         if isinstance(item, dict) and isinstance(item.get("indexUrl"), str) and item.get("name"):
             games.append(
                 GalleryGame(str(item["name"]), str(item.get("description", "")), join(address, item["indexUrl"]))
