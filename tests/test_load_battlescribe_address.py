@@ -8,6 +8,7 @@ an HTML page, a redirect loop) need no data. No test reaches outside this machin
 from __future__ import annotations
 
 import json
+import zipfile
 from io import StringIO
 from pathlib import Path
 
@@ -124,3 +125,22 @@ def test_a_source_answering_late_hugely_or_wrongly_loads_nothing_and_says_why(
     monkeypatch.setattr(data_sources, "MAX_SOURCE_BYTES", 1024 * 1024)
     message = refusal(f"{served.url}{path}")
     assert expected in message and "nothing was loaded" in message
+
+
+def test_a_release_zip_and_a_package_index_load_too_and_a_zip_is_checked_by_its_files(served, tmp_path):
+    game = small_game(tmp_path)
+    with zipfile.ZipFile(served.served / "small.bsr", "w", zipfile.ZIP_DEFLATED) as release:
+        for path in game.iterdir():
+            release.write(path, f"small-main/{path.name}")
+    load(f"{served.url}/small.bsr")
+    assert "holds nothing newer than Test Game revision 1" in load(f"{served.url}/small.bsr", "--check")
+
+    publish(game, served.served / "package")
+    package = {"name": "small", "repositoryFiles": [{"id": "gs-1", "name": "Test Game", "type": "gamesystem",
+               "revision": 2, "fileUrl": "Test%20Game.gstz"}, {"id": "cat-army", "name": "Test Army",
+               "type": "catalogue", "revision": 1, "fileUrl": "Test Army.catz"}]}  # fmt: skip
+    (served.served / "package" / "small.catpkg.json").write_text(json.dumps(package))
+    load(f"{served.url}/package/small.catpkg.json")  # zipped files this time: another digest, another data set
+    assert BattleScribeDataSet.objects.filter(source_url=f"{served.url}/package/small.catpkg.json").count() == 1
+    checked = load(f"{served.url}/package/small.catpkg.json", "--check")
+    assert "Test Game.gstz: revision 2 (loaded: 1)" in checked

@@ -4,7 +4,7 @@ Three shapes, as BattleScribe and the BSData gallery publish them:
 
 - a repository's data index (`index.bsi`, a zip holding `index.xml`; or that XML alone): a `<dataIndex>`
   whose `<dataIndexEntry>` elements give each file's `filePath` (relative to the index's address),
-  `dataType` (gamesystem or catalogue), `dataId`, `dataName` and `dataRevision`;
+  `dataType` (gamesystem or catalogue; the files' own root elements decide), `dataId`, `dataName` and `dataRevision`;
 - a repository's package index (`*.catpkg.json`): `repositoryFiles`, each with `fileUrl`, `id`, `name`,
   `type` and `revision`;
 - the gallery (`bsdata.catpkg-gallery.json`): `repositories`, each with its `name`, `description` and
@@ -27,18 +27,16 @@ from lists.battlescribe.engine.xml_loading import DATA_SUFFIXES, local_name, saf
 from lists.gamedata.fetching import SourceRefused
 
 MAX_INDEX_ENTRIES = 1_000  # files one index may list (BSData's largest repositories list about 150)
-GAME_SYSTEM_TYPES = ("gamesystem", "gameSystem", "gst")
 
 
 @dataclass(frozen=True)
 class IndexEntry:
-    """One data file an index lists: where to fetch it, its file name, id, name, type and revision."""
+    """One data file an index lists: where to fetch it, its file name, id, name and revision."""
 
     location: str
     file_name: str
     data_id: str
     name: str
-    is_game_system: bool
     revision: int
 
 
@@ -59,14 +57,13 @@ def file_name_of(location: str) -> str:
     return name
 
 
-def listed_file(location: str, data_id, name, data_type, revision) -> IndexEntry:
+def listed_file(location: str, data_id, name, revision) -> IndexEntry:
     """One file an index lists, from its fields as the index gives them (any of them missing or of a wrong type)."""
     return IndexEntry(
         location=location,
         file_name=file_name_of(location),
         data_id=str(data_id or ""),
         name=str(name or ""),
-        is_game_system=str(data_type or "") in GAME_SYSTEM_TYPES,
         revision=_revision(revision if revision is not None else 0, location),
     )
 
@@ -107,7 +104,6 @@ def read_data_index(xml: bytes, address: str, join) -> list[IndexEntry]:
             join(address, element.get("filePath", "")),
             element.get("dataId"),
             element.get("dataName"),
-            element.get("dataType"),
             element.get("dataRevision"),
         )
         for element in _bounded(listed, address)
@@ -139,7 +135,7 @@ def package_entries(document: dict, address: str, join) -> list[IndexEntry]:
         if not isinstance(item, dict) or not isinstance(item.get("fileUrl"), str):
             raise SourceRefused(f"{address}: a listed file has no fileUrl")
         location = join(address, item["fileUrl"])
-        entries.append(listed_file(location, item.get("id"), item.get("name"), item.get("type"), item.get("revision")))
+        entries.append(listed_file(location, item.get("id"), item.get("name"), item.get("revision")))
     return entries
 
 

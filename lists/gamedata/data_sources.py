@@ -26,7 +26,7 @@ from lxml import etree
 
 from lists import models
 from lists.battlescribe.archives import ArchiveRefused, read_members
-from lists.battlescribe.engine.xml_loading import DATA_SUFFIXES, MAX_XML_BYTES, local_name, unzip_if_needed
+from lists.battlescribe.engine.xml_loading import DATA_SUFFIXES, MAX_XML_BYTES, unzip_if_needed
 from lists.gamedata.battlescribe_data import LoadedDataSet, load_data_set
 from lists.gamedata.data_index import (
     IndexEntry,
@@ -114,7 +114,7 @@ def read_archive(source: str, content: bytes, progress: Progress | None) -> Sour
             twice = sorted({name for name in names if names.count(name) > 1})
             raise SourceRefused(f"{source}: the archive holds {', '.join(twice)} more than once")
         return SourceFiles(source, files=data)
-    indexes = [body for name, body in members if name.lower().endswith(".xml") and is_data_index(body)]
+    indexes = [body for _, body in members if is_data_index(body)]  # index.xml, as BattleScribe names it
     if len(indexes) == 1:
         return fetch_listed(source, read_data_index(indexes[0], source, join), progress)
     raise SourceRefused(f"{source}: the archive holds neither data files (.gst, .cat) nor a data index")
@@ -122,8 +122,6 @@ def read_archive(source: str, content: bytes, progress: Progress | None) -> Sour
 
 def fetch_listed(source: str, entries: list[IndexEntry], progress: Progress | None) -> SourceFiles:
     """The files an index lists, each fetched whole; the first one missing or refused stops everything."""
-    if not any(entry.is_game_system for entry in entries):
-        raise SourceRefused(f"{source}: the index lists no game system (a .gst or .gstz file)")
     names = [entry.file_name for entry in entries]
     if len(set(names)) != len(names):
         raise SourceRefused(f"{source}: the index lists a file name twice")
@@ -185,7 +183,6 @@ def _entry_of(name: str, content: bytes) -> IndexEntry:
         name,
         root.get("id", ""),
         root.get("name", ""),
-        local_name(root) == "gameSystem",
         int(revision) if revision.isdigit() else 0,
     )
 
