@@ -17,6 +17,7 @@ from django.core.management import CommandError, call_command
 from django.utils.html import escape
 
 from lists.gamedata import data_sources
+from lists.management.commands.load_battlescribe import Command
 from lists.models import BattleScribeDataSet
 from tests.data_server import publish
 from tests.test_battlescribe_revisions import dearer_leutnant, folder, next_revision  # noqa: F401 - its fixture
@@ -103,7 +104,8 @@ def test_a_gallery_index_loads_the_repository_named(served, tmp_path):
     (served.served / "gallery.json").write_text(json.dumps(gallery))
     address = f"{served.url}/gallery.json"
     assert "a gallery with 2 repositories; name one of: small, other" in refusal(address)
-    load(address, "--game", "Small")
+    # As `python manage.py` runs it (with Django's system checks first, which call_command leaves out).
+    Command(stdout=StringIO()).run_from_argv(["manage.py", "load_battlescribe", address, "--game", "Small"])
     assert BattleScribeDataSet.objects.get().source_url == f"{served.url}/small/index.bsi"
 
 

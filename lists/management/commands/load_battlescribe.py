@@ -32,7 +32,7 @@ class Command(BaseCommand):
         started = time.perf_counter()
         try:
             if check:
-                return self.check(source)
+                return self.report_newer(source)
             loaded = load_source(source, game, progress=self.progress)
         except DataFolderInvalid as invalid:
             for problem in invalid.problems:
@@ -49,7 +49,7 @@ class Command(BaseCommand):
             f"in {time.perf_counter() - started:.2f} s"
         )
 
-    def check(self, source: str) -> None:
+    def report_newer(self, source: str) -> None:
         data_set = models.BattleScribeDataSet.objects.filter(source_url=source).order_by("-revision", "-pk").first()
         if data_set is None:
             raise CommandError(f"no data set was loaded from {source}")
