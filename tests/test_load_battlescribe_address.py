@@ -146,3 +146,11 @@ def test_a_release_zip_and_a_package_index_load_too_and_a_zip_is_checked_by_its_
     assert BattleScribeDataSet.objects.filter(source_url=f"{served.url}/package/small.catpkg.json").count() == 1
     checked = load(f"{served.url}/package/small.catpkg.json", "--check")
     assert "Test Game.gstz: revision 2 (loaded: 1)" in checked
+
+
+def test_checking_for_updates_reads_the_index_alone(served, tmp_path):
+    publish(small_game(tmp_path), served.served)
+    address = f"{served.url}/index.bsi"
+    load(address)
+    (served.served / "Test Army.catz").unlink()  # a check that fetched the files would be refused now
+    assert "holds nothing newer than Test Game revision 1" in load(address, "--check")

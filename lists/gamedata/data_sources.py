@@ -78,21 +78,24 @@ def join(base: str, relative: str) -> str:
     return str(Path(base).parent / relative)
 
 
-def read_source(source: str, choice: str = "", progress: Progress | None = None) -> SourceFiles:
-    """Every data file `source` names, fetched (see the module); `choice` names a gallery's repository."""
+def read_source(
+    source: str, choice: str = "", progress: Progress | None = None, listed_only: bool = False
+) -> SourceFiles:
+    """Every data file `source` names, fetched (see the module); `choice` names a gallery's repository.
+    With `listed_only`, an index's files are not fetched: only its entries are returned."""
     content = read_at(source, MAX_SOURCE_BYTES)
     if content.lstrip()[:1] in (b"{", b"["):
         document = read_json_index(content, source)
         if "repositoryFiles" in document:
-            return fetch_listed(source, package_entries(document, source, join), progress)
+            return fetch_listed(source, package_entries(document, source, join), progress, listed_only)
         game = chosen_game(gallery_games(document, source, join), choice, source)
         if progress:
             progress(f"{game.name}: its index is {game.index_url}")
-        return read_source(game.index_url, progress=progress)
+        return read_source(game.index_url, progress=progress, listed_only=listed_only)
     if content[:2] == b"PK":
-        return read_archive(source, content, progress)
+        return read_archive(source, content, progress, listed_only)
     if is_data_index(content):
-        return fetch_listed(source, read_data_index(content, source, join), progress)
+        return fetch_listed(source, read_data_index(content, source, join), progress, listed_only)
     if b"<gameSystem" in content[:4096] or b"<catalogue" in content[:4096]:
         return SourceFiles(source, files=[(file_name_of(source), content)])
     raise SourceRefused(
@@ -101,7 +104,7 @@ def read_source(source: str, choice: str = "", progress: Progress | None = None)
     )
 
 
-def read_archive(source: str, content: bytes, progress: Progress | None) -> SourceFiles:
+def read_archive(source: str, content: bytes, progress: Progress | None, listed_only: bool = False) -> SourceFiles:
     """A zip: an index (`index.bsi`), one zipped data file (`.gstz`), or a release or folder of data files."""
     try:
         members = read_members(content, MAX_XML_BYTES, MAX_SOURCE_BYTES, MAX_ARCHIVE_FILES, "data file")
@@ -116,16 +119,21 @@ def read_archive(source: str, content: bytes, progress: Progress | None) -> Sour
         return SourceFiles(source, files=data)
     indexes = [body for _, body in members if is_data_index(body)]  # index.xml, as BattleScribe names it
     if len(indexes) == 1:
-        return fetch_listed(source, read_data_index(indexes[0], source, join), progress)
+        return fetch_listed(source, read_data_index(indexes[0], source, join), progress, listed_only)
     raise SourceRefused(f"{source}: the archive holds neither data files (.gst, .cat) nor a data index")
 
 
-def fetch_listed(source: str, entries: list[IndexEntry], progress: Progress | None) -> SourceFiles:
-    """The files an index lists, each fetched whole; the first one missing or refused stops everything."""
+def fetch_listed(
+    source: str, entries: list[IndexEntry], progress: Progress | None, listed_only: bool = False
+) -> SourceFiles:
+    """The files an index lists, each fetched whole (unless `listed_only`); the first one missing or refused
+    stops everything."""
     names = [entry.file_name for entry in entries]
     if len(set(names)) != len(names):
         raise SourceRefused(f"{source}: the index lists a file name twice")
     read = SourceFiles(source, entries=entries)
+    if listed_only:
+        return read
     total = 0
     for entry in entries:
         try:
@@ -164,7 +172,7 @@ class SourceCheck:
 
 def source_revisions(source: str) -> list[IndexEntry]:
     """The files a source holds and their revisions: read from its index, else from the files themselves."""
-    read = read_source(source)
+    read = read_source(source, listed_only=True)
     if read.entries:
         return read.entries
     return [_entry_of(name, content) for name, content in read.files]
