@@ -154,3 +154,14 @@ def test_checking_for_updates_reads_the_index_alone(served, tmp_path):
     load(address)
     (served.served / "Test Army.catz").unlink()  # a check that fetched the files would be refused now
     assert "holds nothing newer than Test Game revision 1" in load(address, "--check")
+
+
+def test_a_zip_on_this_machine_loads_and_is_named_as_its_source(tmp_path):
+    game = small_game(tmp_path)
+    release = tmp_path / "small.zip"
+    with zipfile.ZipFile(release, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in game.iterdir():
+            archive.write(path, path.name)
+    load(str(release))
+    data_set = BattleScribeDataSet.objects.get()
+    assert (data_set.source_folder, data_set.source_url) == (str(release), "")

@@ -155,7 +155,13 @@ def load_source(source: str, choice: str = "", progress: Progress | None = None)
     with tempfile.TemporaryDirectory(prefix="battlescribe-") as folder:
         for name, content in read.files:
             (Path(folder) / name).write_bytes(content)
-        return load_data_set(folder, progress, source_url=read.address if is_address(read.address) else "")
+        if is_address(read.address):
+            return load_data_set(folder, progress, source_url=read.address)
+        loaded = load_data_set(folder, progress)
+    if loaded.created:  # a file on this machine: the data set names it, not the temporary folder
+        loaded.data_set.source_folder = str(Path(source).resolve())[:500]
+        loaded.data_set.save(update_fields=["source_folder"])
+    return loaded
 
 
 @dataclass
