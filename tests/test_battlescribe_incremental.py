@@ -66,13 +66,13 @@ def verdict(roster: Roster) -> tuple[dict, list[tuple]]:
 def evaluations(monkeypatch) -> list[Roster]:
     """The rosters evaluated, once per evaluation."""
     seen: list[Roster] = []
-    evaluate = Roster.refresh
+    evaluate = Roster.evaluate
 
     def counted(roster: Roster) -> None:
         seen.append(roster)
         evaluate(roster)
 
-    monkeypatch.setattr(Roster, "refresh", counted)
+    monkeypatch.setattr(Roster, "evaluate", counted)
     return seen
 
 

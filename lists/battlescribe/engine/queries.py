@@ -173,16 +173,41 @@ def query_value(query: Query, context: Context, child_id: str | None = None, sha
         return 0.0 if query.scope in STANDARD_SCOPES else NAN
     share = query.shared if shared is None else shared
     roster = context.roster
+    index = roster.count_index
+    if query.field == "selections" and index is not None and (type(container) in INDEXED or container is roster):
+        read, key = indexed_count, (id(container), query.include_child_selections, query.include_child_forces)
+    else:
+        read, key = scope_value, (id(query), scope_key(container))
+    args = (query, container, roster, child, share)
+    value = read(*args)
+    recorder = roster.recorder
+    if recorder is not None:  # an incremental evaluation keeps what each force read (`incremental`)
+        recorder.read((*key, query.field, child, share), value, read, args, container)
+    return value
+
+
+def scope_key(container: object) -> object:
+    """What tells a scope apart from every other while a roster is evaluated."""
+    if isinstance(container, PrimaryCategoryScope):
+        return ("primary-category", id(container.force), container.category_id)
+    return container if isinstance(container, tuple) else id(container)
+
+
+def indexed_count(query: Query, container: object, roster: Roster, child: str, share: bool) -> float:
+    """A count of selections in a scope, through the pass's index (the scope counted once per pass)."""
+    index = roster.count_index
+    key = (id(container), query.include_child_selections, query.include_child_forces)
+    found = index.buckets.get(key)
+    if found is None:
+        found = index.buckets[key] = count_selections(selections_in(container, roster, query))
+    return found[0 if share else 1].get(child, 0.0)
+
+
+def scope_value(query: Query, container: object, roster: Roster, child: str, share: bool) -> float:
+    """A query's value in a scope without the pass's index: counted by walking the scope."""
     if query.field == "forces":
         return float(sum(1 for f in forces_in(container, roster, query) if child == "any" or f.entry.id == child))
     if query.field == "selections":
-        index = roster.count_index
-        if index is not None and (type(container) in INDEXED or container is roster):
-            key = (id(container), query.include_child_selections, query.include_child_forces)
-            found = index.buckets.get(key)
-            if found is None:
-                found = index.buckets[key] = count_selections(selections_in(container, roster, query))
-            return found[0 if share else 1].get(child, 0.0)
         return float(
             sum(s.number for s in selections_in(container, roster, query) if selection_matches(s, child, share))
         )
