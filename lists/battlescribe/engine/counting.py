@@ -23,13 +23,10 @@ import gc
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .elements import Selection, SelectionCategory
 from .options import Option
-
-if TYPE_CHECKING:
-    from .roster import Roster
 
 Counts = dict[str, float]
 
@@ -109,6 +106,12 @@ class CountIndex:
                 yield (id(self.roster), False, forces)
 
 
+class IndexedRoster(Protocol):
+    """A roster as counting sees it: the index of the evaluation pass under way, if any."""
+
+    count_index: CountIndex | None
+
+
 def selection_keys(selection: Selection) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The ids a selection is counted by, its categories' included: (for shared queries, for the others).
     Kept on the selection until its categories are replaced (they are never changed in place)."""
@@ -150,7 +153,7 @@ def count_selections(selections: Iterator[Selection]) -> tuple[Counts, Counts]:
     return shared, own
 
 
-def set_categories(roster: Roster, selection: Selection, categories: list[SelectionCategory]) -> None:
+def set_categories(roster: IndexedRoster, selection: Selection, categories: list[SelectionCategory]) -> None:
     """Give a selection its categories, telling the pass's index where their ids change."""
     before, after = {c.entry_id for c in selection.categories}, {c.entry_id for c in categories}
     index = roster.count_index
@@ -163,7 +166,7 @@ def set_categories(roster: Roster, selection: Selection, categories: list[Select
 
 
 @contextmanager
-def evaluation_pass(roster: Roster):
+def evaluation_pass(roster: IndexedRoster):
     """A block in which the roster's tree does not change: queries count through an index."""
     if roster.count_index is not None:
         yield

@@ -192,8 +192,7 @@ class Roster:
 
     def context(self, parent: Force | Selection, target: object = None) -> Context:
         """The context of an element under `parent`."""
-        force = parent if isinstance(parent, Force) else parent.force
-        return Context(self, force, parent, target)
+        return Context.under(self, parent, target)
 
     def view_option(self, option: Option, parent: Force | Selection, target: Selection | None = None) -> EntryView:
         """An option's modified fields, for a selection of it or for one not made yet."""
