@@ -183,9 +183,12 @@ def evaluation_pass(roster: IndexedRoster):
 def collector_paused():
     """A block in which Python's cycle collector does not run (it runs again after, if it ran before).
 
-    An evaluation makes many short-lived objects, which set off the collector's full passes over
-    everything alive, the game data loaded included (millions of objects): those cost more than the
-    evaluation itself. Reference counting still frees what the block drops; only cycles wait for the end.
+    A pass over a whole roster (an import's evaluation and validation, a full refresh) makes many
+    short-lived objects, which set off the collector's passes: reading and validating a 5,040-selection
+    .ros takes about 0.6 s of CPU paused, 1.2-1.4 s with the collector running, and as much with the
+    game data frozen out of its sight (`gc.freeze` after loading), so the pause stays. An incremental
+    edit gains nothing from it either way (15-20 ms). Reference counting still frees what the block
+    drops; only cycles wait for the end.
     """
     collecting = gc.isenabled()
     if collecting:
