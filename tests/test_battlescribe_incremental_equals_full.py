@@ -26,6 +26,8 @@ GAMES = [
     ("konflikt47", "Finland.cat"),
     ("flamesofwar", "LW - D-Day_German.cat"),
     ("boltaction", "BA2 - Armies of the United States.cat"),
+    ("team-yankee", "NATO - America.cat"),
+    ("battlegroup", "OverlordBtB - German - Infantry Division.cat"),
 ]
 ACTIONS = ("force", "select", "select", "select", "select", "deselect", "remove", "count", "duplicate", "drop-force")
 MAX_FORCES = 3
