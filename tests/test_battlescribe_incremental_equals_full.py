@@ -2,7 +2,7 @@
 
 Two rosters of the same real data (from ../shared/bsdata; skipped where absent) take the same random
 actions (forces added and removed, options selected under any force or selection, hidden ones
-included, selections deselected, removed, counted and copied): one evaluates only what each action
+included, selections deselected, removed, counted and copied, cost limits set): one evaluates only what each action
 can reach, the other the whole roster after every action. After every step both show the same
 state (names, costs, categories, profiles, rules of every force and selection; the totals; every
 validation error), and every selection holds the same computed values.
@@ -29,7 +29,19 @@ GAMES = [
     ("team-yankee", "NATO - America.cat"),
     ("battlegroup", "OverlordBtB - German - Infantry Division.cat"),
 ]
-ACTIONS = ("force", "select", "select", "select", "select", "deselect", "remove", "count", "duplicate", "drop-force")
+ACTIONS = (
+    "force",
+    "select",
+    "select",
+    "select",
+    "select",
+    "deselect",
+    "remove",
+    "count",
+    "duplicate",
+    "drop-force",
+    "limit",
+)
 MAX_FORCES = 3
 
 steps = st.lists(st.tuples(st.sampled_from(ACTIONS), st.integers(0, 10**6)), min_size=1, max_size=14)
@@ -52,6 +64,9 @@ def act(roster: Roster, action: str, number: int) -> None:
             entries = sorted(roster.data.force_entries)
             parent = forces[number % len(forces)] if forces and number % 3 == 0 else None
             roster.add_force(entries[number % len(entries)], roster.data.catalogues[0].id, parent)
+    elif action == "limit":
+        for cost_type in roster.data.cost_types[:1]:
+            roster.set_cost_limit(cost_type.id, float(number % 300))
     elif action == "drop-force":
         roster.remove_force(forces[number % len(forces)])
     elif action == "select":
