@@ -130,3 +130,31 @@ def test_incremental_evaluation_equals_whole_evaluation_after_every_step(data, a
     for action, number in actions:
         assert outcome(incremental, action, number) == outcome(whole, action, number)
         assert shown(incremental) == shown(whole), (action, number)
+
+
+def test_a_step_the_data_stops_halfway_still_has_its_force_evaluated_at_the_next_action(tmp_path):
+    from tests.test_hostile_data import engine_data, entry, link, min_constraint
+
+    # A sergeant whose 100 squads of 100 men each pass the engine's bound: the select stops halfway through.
+    man = entry("man", min_constraint("100", "min-men") + '<costs><cost name="pts" typeId="pts" value="1"/></costs>')
+    squad = entry(
+        "squad",
+        f"<entryLinks>{link('to-man', 'man', 'selectionEntry')}</entryLinks>" + min_constraint("100", "min-squads"),
+    )
+    data = engine_data(
+        tmp_path,
+        unit=f"<entryLinks>{link('to-squad', 'squad', 'selectionEntry')}</entryLinks>",
+        shared=man + squad + entry("plain", '<costs><cost name="pts" typeId="pts" value="5"/></costs>'),
+        roots=link("root-plain", "plain", "selectionEntry"),
+    )
+    rosters = [Roster(data), Roster(data)]
+    rosters[1].incremental = False
+    for roster in rosters:
+        first, second = roster.add_force("force-h", "cat-h"), roster.add_force("force-h", "cat-h")
+        [sergeant] = [o for o in second.options if o.entry.id == "unit-sgt"]
+        with pytest.raises(DataLimitExceeded):
+            roster.select(second, sergeant)
+        [plain] = [o for o in first.options if o.entry.id == "plain"]
+        roster.select(first, plain)
+    assert shown(rosters[0]) == shown(rosters[1])
+    assert rosters[0].totals["pts"] > 5  # the men made before the stop are priced

@@ -129,19 +129,22 @@ class Roster:
 
     def select(self, parent: Force | Selection, option: Option) -> Selection:
         """Select an option under a force or selection; returns the selection made or added to."""
+        force = self.touch(parent if isinstance(parent, Force) else parent.force)
         made = selecting.select_option(self, parent, option)
-        self.changed(made.force)
+        self.changed(force)
         return made
 
     def deselect(self, selection: Selection) -> None:
         """Remove a selection (or one of its number)."""
+        force = self.touch(selection.force)
         selecting.deselect_selection(self, selection)
-        self.changed(selection.force)
+        self.changed(force)
 
     def remove(self, selection: Selection) -> None:
         """Remove a selection whatever its number, with everything under it: one step."""
+        force = self.touch(selection.force)
         selecting.remove_selection(self, selection)
-        self.changed(selection.force)
+        self.changed(force)
 
     def set_count(self, selection: Selection, count: int) -> None:
         """Set how many of a selection's entry its parent holds, as BattleScribe's count spinner does."""
@@ -150,8 +153,9 @@ class Roster:
 
     def duplicate(self, selection: Selection) -> Selection:
         """Copy a selection and everything under it, beside it."""
+        force = self.touch(selection.force)
         copy = selecting.duplicate_selection(self, selection)
-        self.changed(copy.force)
+        self.changed(force)
         return copy
 
     def options_under(self, parent: Force | Selection) -> list[Option]:
@@ -176,6 +180,13 @@ class Roster:
                 if self._stale:
                     self._stale = False
                     self.evaluate()
+
+    def touch(self, force: Force) -> Force:
+        """A step is about to change this force's tree: marked before the change, so that a step stopped
+        halfway (by data refused at roster time) still has its force evaluated again next time."""
+        if self._touched is not None:
+            self._touched.add(force)
+        return force
 
     def changed(self, *forces: Force) -> None:
         """The roster's tree changed (in these forces; anywhere when none is named): evaluate what the
