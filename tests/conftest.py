@@ -8,6 +8,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db.backends.sqlite3.base import SQLiteCursorWrapper
 
+from tests.live_database import transactions_in_turn  # noqa: F401 - the live server's tests' fixture
+
 LOCK_WAIT_SECONDS = 10
 
 

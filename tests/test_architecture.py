@@ -2,7 +2,7 @@
 
 See docs/architecture.md. Imports are read from the source (ast), so a lazy import inside a function counts
 as much as one at the top of a module: hiding a cycle in a function does not remove it. Imports under
-`if TYPE_CHECKING:` are left out: they name a type for annotations and never run.
+`if TYPE_CHECKING:` count too: a module that names another's type depends on it as much as one that calls it.
 """
 
 from __future__ import annotations
@@ -47,11 +47,7 @@ def imports_of(name: str, path: Path, known: dict[str, Path]) -> set[str]:
     """The modules of lists/ that one module imports, wherever in it the import stands."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    type_only = {id(n) for block in ast.walk(tree) if _is_type_checking_block(block) for n in ast.walk(block)}
-    for node in ast.walk(tree):
-        if id(node) in type_only:
-            continue
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
@@ -63,10 +59,6 @@ def imports_of(name: str, path: Path, known: dict[str, Path]) -> set[str]:
         elif isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
     return {target for target in found if target in known and target != name}
-
-
-def _is_type_checking_block(node: ast.AST) -> bool:
-    return isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
 
 
 def import_graph() -> dict[str, set[str]]:
@@ -135,7 +127,7 @@ def test_every_package_says_what_it_holds_and_what_it_may_import():
         assert "May import" in docstring, f"{package.name}/__init__.py names no imports it may make"
 
 
-def test_an_import_inside_a_function_counts_and_one_for_type_checking_does_not(tmp_path):
+def test_an_import_inside_a_function_counts_and_so_does_one_for_type_checking(tmp_path):
     source = (
         "from typing import TYPE_CHECKING\n"
         "if TYPE_CHECKING:\n    from lists.b import B\n"
@@ -143,7 +135,7 @@ def test_an_import_inside_a_function_counts_and_one_for_type_checking_does_not(t
     )
     (tmp_path / "a.py").write_text(source)
     known = {"lists.a": tmp_path / "a.py", "lists.b": Path("b.py"), "lists.c": Path("c.py")}
-    assert imports_of("lists.a", tmp_path / "a.py", known) == {"lists.c"}
+    assert imports_of("lists.a", tmp_path / "a.py", known) == {"lists.b", "lists.c"}
 
 
 def test_the_check_finds_a_cycle_hidden_in_a_function():

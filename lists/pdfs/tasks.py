@@ -139,7 +139,7 @@ def render_pdf(
 ) -> int:
     """Render the cards or organiser's list of the roster `share_id` names (of `subject`; a BattleScribe roster's
     at its `version`) into the cache; returns the PDF's size in bytes. `notes`: the units' notes on the list;
-    `link`: the share link the list prints as a QR code."""
+    `link`: the share link the list and the first card print as a QR code."""
     if subject == BATTLESCRIBE:
         return _render_battlescribe(share_id, kind, version, link)
     return _render_roster(share_id, kind, Layout(card=card, paper=paper, merge=merge, notes=notes, link=link))

@@ -232,8 +232,8 @@ def printout(request: HttpRequest, share_id: str, what: str) -> HttpResponse:
     from the cache (one per roster version), else rendered in the background while the PDFs' waiting page
     follows it, as every roster's PDF is (a big roster takes many seconds to print)."""
     kept = data_set_roster_for_share(share_id)
-    # The organiser's list carries the share link as a QR code.
-    link = request.build_absolute_uri(reverse("lists:bs-share", args=[kept.share_id])) if what == "list" else ""
+    # The organiser's list and the first card carry the share link as a QR code.
+    link = request.build_absolute_uri(reverse("lists:bs-share", args=[kept.share_id]))
     key = battlescribe_cards.battlescribe_pdf_key(what, kept, link)
     units = editing.unit_count(kept)
     layout = Layout(link=link)

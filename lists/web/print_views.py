@@ -27,6 +27,7 @@ def cards(request: HttpRequest, share_id: str) -> HttpResponse:
             card=request.GET.get("card", "poker"),
             paper=request.GET.get("paper", "a4"),
             merge=request.GET.get("merge") in {"1", "on", "true"},
+            link=_share_link(request, roster),  # the first card carries it as a QR code
         )
     except ValueError as problem:
         return problems_page(request, [str(problem)], title="Those card settings are not available")
@@ -38,8 +39,13 @@ def cards(request: HttpRequest, share_id: str) -> HttpResponse:
 def army_list(request: HttpRequest, share_id: str) -> HttpResponse:
     """The organiser's list PDF, delivered like the cards; `?notes=1` prints the units' notes on it."""
     roster, snapshot, data = printable(share_id)
-    link = request.build_absolute_uri(reverse("lists:share", args=[roster.share_id]))  # printed as a QR code
+    link = _share_link(request, roster)  # printed as a QR code
     return _deliver(request, roster, snapshot, data, "list", Layout(notes=request.GET.get("notes") == "1", link=link))
+
+
+def _share_link(request: HttpRequest, roster) -> str:
+    """The roster's share page as an absolute link, as its PDFs print it."""
+    return request.build_absolute_uri(reverse("lists:share", args=[roster.share_id]))
 
 
 PDF_NAMES = {"cards": "the unit cards", "list": "the organiser's list"}
