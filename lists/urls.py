@@ -13,6 +13,7 @@ from lists.web import (
     help_views,
     locker_views,
     offline_views,
+    operator_views,
     print_views,
     share_views,
     start_views,
@@ -52,6 +53,11 @@ urlpatterns = [
     path("bs/r/<str:share_id>/copy/", battlescribe_roster_views.copy, name="bs-copy"),
     path("bs/r/<str:share_id>/cards.pdf", battlescribe_roster_views.printout, {"what": "cards"}, name="bs-cards"),
     path("bs/r/<str:share_id>/list.pdf", battlescribe_roster_views.printout, {"what": "list"}, name="bs-list"),
+    # The operator's page: games added from an address, checked for updates and updated (staff only).
+    path("operator/games/", operator_views.games, name="operator-games"),
+    path("operator/games/add/", operator_views.add, name="operator-add"),
+    path("operator/games/<int:data_set_id>/check/", operator_views.check, name="operator-check"),
+    path("operator/games/<int:data_set_id>/update/", operator_views.update, name="operator-update"),
     # Rosters: start or import, then edit by secret link, share by id.
     path("rosters/new/", start_views.start_roster, name="start"),
     path("rosters/import/", start_views.import_roster, name="import"),
