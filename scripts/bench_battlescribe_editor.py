@@ -59,8 +59,8 @@ def main() -> int:
     call_command("load_battlescribe", str(args.folder), stdout=StringIO())
 
     from lists import models
+    from lists.roster_kinds.data_set_shape import roster_shape
     from lists.rosters import battlescribe_data_editing as editing
-    from lists.web.battlescribe_roster_shape import roster_shape
 
     data_set = models.BattleScribeDataSet.objects.get()
     catalogue = data_set.catalogues.get(name=CATALOGUE)

@@ -11,8 +11,8 @@ from django.views.decorators.http import require_GET
 
 from lists.event_models import Event, Submission
 from lists.events import battlescribe_submitting, submitting
+from lists.roster_kinds.data_set_shape import roster_shape
 from lists.rosters.format import RosterFileInvalid
-from lists.web.battlescribe_roster_shape import roster_shape
 from lists.web.page_helpers import download, download_name
 
 
