@@ -3,11 +3,9 @@ from django.urls import path
 from lists.roster_kinds import DATA_SET as DATA_SET_KIND
 from lists.web import (
     api,
-    battlescribe_game_views,
     battlescribe_roster_views,
     edit_views,
     editor_page,
-    event_battlescribe_views,
     event_player_views,
     event_views,
     game_views,
@@ -30,7 +28,7 @@ urlpatterns = [
     path("games/<slug:system_key>/", game_views.game, name="game"),
     path("games/<slug:system_key>/armies/<slug:army_key>/", game_views.army, name="army"),
     # Games of loaded BattleScribe data sets and their rosters (the engine judges them).
-    path("games/data/<int:data_set_id>/", battlescribe_game_views.data_set_game, name="bs-game"),
+    path("games/data/<int:data_set_id>/", game_views.data_set_game, name="bs-game"),
     path("bs/new/", battlescribe_roster_views.start, name="bs-start"),
     path("bs/e/<str:secret>/", battlescribe_roster_views.edit, name="bs-edit"),
     path("bs/e/<str:secret>/change/", battlescribe_roster_views.change, name="bs-change"),
@@ -99,7 +97,7 @@ urlpatterns = [
     path("events/o/<str:secret>/s/<int:submission_id>/cards.pdf", event_views.submission_cards, name="event-cards"),
     path(
         "events/o/<str:secret>/s/<int:submission_id>/roster.ros",
-        event_battlescribe_views.submission_ros,
+        event_views.submission_ros,
         name="event-ros",
     ),
     path("e/<str:secret>/submit-to-event/", event_player_views.submit_roster, name="submit-to-event"),

@@ -20,7 +20,7 @@ from django_ratelimit.core import is_ratelimited
 
 from lists.event_models import Event, Submission
 from lists.events import submitting
-from lists.events.battlescribe_submitting import RosterXml
+from lists.events.data_set_lists import RosterXml
 from lists.rosters.sharing import data_set_roster_for_edit, hash_secret, roster_for_edit
 from lists.web.event_forms import ListForm, SubmitForm, SubmitRosterForm
 from lists.web.page_helpers import limit_creation, too_many_requests
