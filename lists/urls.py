@@ -101,7 +101,7 @@ urlpatterns = [
         name="event-ros",
     ),
     path("e/<str:secret>/submit-to-event/", event_player_views.submit_roster, name="submit-to-event"),
-    path("bs/e/<str:secret>/submit-to-event/", event_player_views.submit_data_set_roster, name="bs-submit-to-event"),
+    path("bs/e/<str:secret>/submit-to-event/", event_player_views.submit_roster, DATA_SET, name="bs-submit-to-event"),
     # Organisers check a printed fingerprint.
     path("verify/", verify_views.verify, name="verify-form"),
     path("verify/<str:code>/", verify_views.verify, name="verify"),

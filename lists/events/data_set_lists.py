@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
 
 from lists import models
 from lists.cards import battlescribe_cards
 from lists.event_models import Event, Submission
 from lists.events.refusals import SubmissionRefused
+from lists.roster_kinds.base import RosterXml
 from lists.rosters.battlescribe_data_editing import set_points_limit
 from lists.rosters.battlescribe_data_rosters import (
     DataSetRoster,
@@ -36,13 +36,6 @@ from lists.rosters.format import RosterFileInvalid
 
 ROSTER_NAME_MAX = 120
 ARMY_NAME_MAX = 200
-
-
-@dataclass(frozen=True)
-class RosterXml:
-    """A BattleScribe roster as submitted: the .ros XML, or the zipped .rosz."""
-
-    raw: bytes
 
 
 def what_to_submit(event: Event) -> str:

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from lists import models
 from lists.roster_kinds import data_sets, packs
-from lists.roster_kinds.base import FileUnavailable, OpenRoster, RenderRefused, RosterFile, RosterKind
+from lists.roster_kinds.base import FileUnavailable, OpenRoster, RenderRefused, RosterFile, RosterKind, RosterXml
 from lists.rosters.files import DataSetRoster, ResolvedRoster
 
-__all__ = ["FileUnavailable", "OpenRoster", "RenderRefused", "RosterFile", "RosterKind"]
+__all__ = ["FileUnavailable", "OpenRoster", "RenderRefused", "RosterFile", "RosterKind", "RosterXml"]
 
 PACKS, DATA_SET = packs.NAME, data_sets.NAME
 KINDS: dict[str, RosterKind] = {PACKS: packs.PackRosters(), DATA_SET: data_sets.DataSetRosters()}

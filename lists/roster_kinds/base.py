@@ -29,6 +29,13 @@ class RosterFile:
     suffix: str
 
 
+@dataclass(frozen=True)
+class RosterXml:
+    """A BattleScribe roster as a file gives it (and an event takes it): the .ros XML, or the zipped .rosz."""
+
+    raw: bytes
+
+
 class FileUnavailable(Exception):
     """A file format this roster cannot be written in (a roster of a pack without BattleScribe ids has no .ros)."""
 
@@ -64,6 +71,9 @@ class OpenRoster(Protocol):
     def export(self, fmt: str) -> RosterFile:
         """The roster as a file of `fmt` (`json`, `yaml`, `txt`, `keyed-txt`, `ros`, `rosz`); FileUnavailable if
         it has none of that format."""
+
+    def listing(self) -> dict | RosterXml:
+        """What an event takes of it as it stands now: our roster file's mapping, or its .ros (`RosterXml`)."""
 
     def copy(self, secret_hash: str) -> models.Model:
         """A new stored roster of the same content under a new share id and this edit secret's hash;

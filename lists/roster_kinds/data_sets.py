@@ -17,7 +17,7 @@ from django.urls import reverse
 from lists import models
 from lists.cards import Layout, battlescribe_cards
 from lists.cards.layout import CACHE_SECONDS
-from lists.roster_kinds.base import UNIT_CAP, FileUnavailable, RenderRefused, RosterFile
+from lists.roster_kinds.base import UNIT_CAP, FileUnavailable, RenderRefused, RosterFile, RosterXml
 from lists.roster_kinds.data_set_shape import roster_shape
 from lists.rosters import battlescribe_data_editing as editing
 from lists.rosters.battlescribe_data_rosters import DataSetRoster, primary_cost_type
@@ -96,6 +96,9 @@ class DataSetRosterOpened:
                 return RosterFile(roster_rosz(xml), "application/zip", ".rosz")
             return RosterFile(xml, "application/xml; charset=utf-8", ".ros")
         raise FileUnavailable(f"No roster file of format {fmt[:20]!r}.")
+
+    def listing(self) -> RosterXml:
+        return RosterXml(self.row.ros_xml.encode())
 
     def copy(self, secret_hash: str) -> models.BattleScribeRoster:
         roster = editing.open_roster(self.row, to_change=True)  # its own copy: the recent one keeps its name

@@ -83,6 +83,9 @@ class PackRoster:
             raise FileUnavailable("This roster's army has no BattleScribe ids (only Bolt Action theatre lists have).")
         raise FileUnavailable(f"No roster file of format {fmt[:20]!r}.")
 
+    def listing(self) -> dict:
+        return export_roster(self.snapshot)
+
     def copy(self, secret_hash: str) -> models.Roster:
         document = export_roster(self.snapshot)
         document["name"] = f"Copy of {self.row.name}"[:MAX_NAME]
