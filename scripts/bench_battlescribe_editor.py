@@ -46,6 +46,9 @@ def main() -> int:
     os.environ.update(DJANGO_SETTINGS_MODULE="armybuilder.settings", DJANGO_DEBUG="1")
     os.environ["DJANGO_SQLITE_PATH"] = str(Path(scratch) / "db.sqlite3")
     os.environ.setdefault("ROSTER_CREATE_RATE", "10000/m")
+    os.environ["ARMYBUILDER_EDIT_RATE"] = os.environ["ARMYBUILDER_UNIT_ADD_RATE"] = (
+        "1000000/m"  # the editor, not its limits
+    )
     import django
 
     django.setup()
