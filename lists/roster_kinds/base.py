@@ -40,6 +40,21 @@ class FileUnavailable(Exception):
     """A file format this roster cannot be written in (a roster of a pack without BattleScribe ids has no .ros)."""
 
 
+@dataclass
+class StoredRoster:
+    """What an opened roster of every kind is named and linked by: its stored row's share id and version."""
+
+    row: models.Model
+
+    @property
+    def share_id(self) -> str:
+        return self.row.share_id
+
+    @property
+    def version(self) -> int:
+        return self.row.version
+
+
 class OpenRoster(Protocol):
     """One stored roster, opened by its share id or edit secret."""
 

@@ -17,7 +17,7 @@ from django.urls import reverse
 from lists import models
 from lists.cards import Layout, battlescribe_cards
 from lists.cards.layout import CACHE_SECONDS
-from lists.roster_kinds.base import UNIT_CAP, FileUnavailable, RenderRefused, RosterFile, RosterXml
+from lists.roster_kinds.base import UNIT_CAP, FileUnavailable, RenderRefused, RosterFile, RosterXml, StoredRoster
 from lists.roster_kinds.data_set_shape import roster_shape
 from lists.rosters import battlescribe_data_editing as editing
 from lists.rosters.battlescribe_data_rosters import DataSetRoster, primary_cost_type
@@ -42,20 +42,12 @@ def units_of(roster) -> int:
 
 
 @dataclass
-class DataSetRosterOpened:
+class DataSetRosterOpened(StoredRoster):
     """A stored roster of a loaded BattleScribe data set."""
 
     row: models.BattleScribeRoster
     kind: str = NAME
     editor: str = "bs-edit"
-
-    @property
-    def share_id(self) -> str:
-        return self.row.share_id
-
-    @property
-    def version(self) -> int:
-        return self.row.version
 
     @cached_property
     def roster(self):

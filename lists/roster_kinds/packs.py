@@ -10,7 +10,7 @@ from django.urls import reverse
 from lists import models
 from lists.cards import Layout, cards_pdf, list_pdf, pdf_key, roster_text
 from lists.gamedata.loading import game_data, roster_snapshot
-from lists.roster_kinds.base import FileUnavailable, RosterFile
+from lists.roster_kinds.base import FileUnavailable, RosterFile, StoredRoster
 from lists.rosters import battlescribe_writing
 from lists.rosters.files import dump_json, dump_yaml, export_roster, read_roster_file, resolve, save_new_roster
 from lists.rosters.fingerprint import issue
@@ -22,20 +22,12 @@ MAX_NAME = 120
 
 
 @dataclass
-class PackRoster:
+class PackRoster(StoredRoster):
     """A roster of our packs (`models.Roster`), read into its snapshot once it is asked for."""
 
     row: models.Roster
     kind: str = NAME
     editor: str = "edit"
-
-    @property
-    def share_id(self) -> str:
-        return self.row.share_id
-
-    @property
-    def version(self) -> int:
-        return self.row.version
 
     @cached_property
     def snapshot(self):
