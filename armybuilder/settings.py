@@ -234,6 +234,8 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
 }
 UNIT_ADD_RATE = os.environ.get("ARMYBUILDER_UNIT_ADD_RATE", "120/m")  # units added or duplicated, per client address
+# Changes to a roster (of any kind: each rewrites it), per client address: far more than a player clicks.
+EDIT_RATE = os.environ.get("ARMYBUILDER_EDIT_RATE", "600/m")
 VERIFY_RATE = os.environ.get("ARMYBUILDER_VERIFY_RATE", "60/m")  # fingerprint look-ups, per client address
 # GETs of the pages that cost most to build (editor, share page, organiser's page, PDFs and their progress), per
 # client address: a PDF followed by its page or script asks at most about once a second.
