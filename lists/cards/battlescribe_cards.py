@@ -19,7 +19,7 @@ A stored roster's PDFs are rendered in the background (`lists.pdfs.tasks`) and c
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.template.loader import render_to_string
 
@@ -27,6 +27,7 @@ from lists import models
 from lists.cards.list_summary import share_code
 from lists.cards.renderer import render_pdf, templates_digest
 from lists.rosters.battlescribe_card_content import (
+    SETTINGS_CARD,
     UnitCard,
     number,
     roster_cards,
@@ -52,6 +53,8 @@ class CardFormat:
 
 A6_LANDSCAPE = CardFormat("A6 landscape", 148, 105, 7.5)
 A5_LANDSCAPE = CardFormat("A5 landscape", 210, 148, 8)
+# The card sizes a player may ask for (render_cards --card), as our packs' cards have them.
+CARD_FORMATS = {"poker": CardFormat("poker", 63, 88, 5.5), "a6": A6_LANDSCAPE}
 
 
 def card_format(data) -> CardFormat:
@@ -65,9 +68,9 @@ def table_class(columns: int) -> str:
     return "wide" if columns > WIDE_COLUMNS else ""
 
 
-def cards_html(found: DataSetRoster, cards: list[UnitCard]) -> str:
+def cards_html(found: DataSetRoster, cards: list[UnitCard], page: CardFormat | None = None) -> str:
     data = found.roster.data
-    page = card_format(data)
+    page = page or card_format(data)
     return render_to_string(
         "cards/battlescribe_cards.html",
         {
@@ -80,9 +83,35 @@ def cards_html(found: DataSetRoster, cards: list[UnitCard]) -> str:
     )
 
 
-def battlescribe_cards_pdf(found: DataSetRoster, summaries: dict[str, str] | None = None) -> bytes:
-    """The unit cards of a roster read by the engine, one or more card pages per unit."""
-    return render_pdf(cards_html(found, roster_cards(found.roster, summaries)))
+def battlescribe_cards_pdf(
+    found: DataSetRoster, summaries: dict[str, str] | None = None, card: str | None = None, merge: bool = False
+) -> bytes:
+    """The unit cards of a roster read by the engine, one or more card pages per unit: of the size the game's
+    data suits, or of `card` (a size of CARD_FORMATS); with `merge`, one card with a count for identical units."""
+    cards = roster_cards(found.roster, summaries)
+    return render_pdf(cards_html(found, merged(cards) if merge else cards, CARD_FORMATS.get(card or "")))
+
+
+def merged(cards: list[UnitCard]) -> list[UnitCard]:
+    """Identical cards (the same entry, name, choices and costs each) as one, its count the sum of theirs."""
+    found: dict[tuple, UnitCard] = {}
+    for card in cards:
+        same = (
+            card.name,
+            card.entry_name,
+            card.force,
+            card.category,
+            tuple(card.costs),
+            tuple(card.chosen),
+            card.notes,
+        )
+        if same in found and card.name != SETTINGS_CARD:
+            kept = found[same]
+            costs = [(name, number(value + dict(card.costs).get(name, 0))) for name, value in kept.costs]
+            found[same] = replace(kept, number=kept.number + card.number, costs=costs)
+        else:
+            found.setdefault(same if card.name != SETTINGS_CARD else (id(card),), card)
+    return list(found.values())
 
 
 def list_context(found: DataSetRoster) -> dict:
