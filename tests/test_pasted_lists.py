@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from django.urls import reverse
 
+from lists.models import BattleScribeRoster, Roster
 from lists.rosters.battlescribe_reading import parse_xml
 from lists.rosters.pasted_text import pasted_text_of
 from tests import battlescribe_engine_rosters as made
@@ -38,18 +40,104 @@ def normandy() -> made.Builder:
     return made.germany()
 
 
-def test_a_bolt_action_paste_is_read_with_the_points_and_verdict_of_its_ros(tmp_path, normandy):
+def units_of(verdict: dict) -> list[tuple[str, int]]:
+    return [(unit["label"], unit["points"]) for force in verdict["forces"] for unit in force["units"]]
+
+
+@pytest.mark.parametrize("markdown", [False, True], ids=["plain", "markdown"])
+def test_a_bolt_action_paste_is_read_with_the_points_and_verdict_of_its_ros(tmp_path, normandy, markdown):
     xml = normandy.xml()
-    text = pasted(xml)
-    print(text)
     (tmp_path / "list.ros").write_text(xml)
-    (tmp_path / "list.txt").write_text(text)
+    (tmp_path / "list.txt").write_text(pasted(xml, markdown))
     code, out, err = validate(tmp_path / "list.txt", "--json")
-    print(out, err)
     ros_code, ros_out, _ = validate(tmp_path / "list.ros", "--json")
-    assert (code, err) == (ros_code, "")
+    assert (code, err) == (ros_code, "") == (0, "")
     verdict, ros_verdict = json.loads(out), json.loads(ros_out)
     assert verdict["points"] == ros_verdict["points"] == 529
+    assert verdict["findings"] == ros_verdict["findings"]
+    assert [points for _, points in units_of(verdict)] == [points for _, points in units_of(ros_verdict)]
+    assert "file_points" not in verdict  # the paste's own total agrees with ours
+
+
+def test_lines_that_match_nothing_are_named_with_their_line_and_the_rest_is_read(tmp_path, normandy):
+    lines = pasted(normandy.xml()).splitlines()
+    squad = next(index for index, line in enumerate(lines) if line.startswith("Heer Grenadier Squad [120pts]"))
+    lines.insert(squad + 1, ". Flamethrower Backpack")  # no option of that name
+    lines.insert(squad, "Panzer IX [300pts]: Regular")  # no unit of that name
+    lines[0:0] = ["Hello, here is my list for Saturday:", ""]
+    (tmp_path / "list.txt").write_text("\n".join(lines))
+
+    code, out, err = validate(tmp_path / "list.txt", "--json")
+
+    assert (code, err) == (0, "")  # what was read is legal; nothing refused the paste
+    verdict = json.loads(out)
+    assert verdict["points"] == 529 and len(units_of(verdict)) == 7
+    unread = [f for f in verdict["findings"] if f["code"] == "paste.unread"]
+    assert [f["severity"] for f in unread] == ["warning"] * 3
+    messages = [f["message"] for f in unread]
+    assert messages[0].startswith("line 1: 'Hello, here is my list for Saturday:' is not part of the list")
+    assert messages[1].startswith(f"line {squad + 3}: 'Panzer IX' is not a unit of Armies of Germany")
+    assert messages[2].startswith(f"line {squad + 5}: 'Flamethrower Backpack' is not an option of Heer Grenadier Squad")
+    code, text, _ = validate(tmp_path / "list.txt")
+    assert f"warning: line {squad + 3}: 'Panzer IX' is not a unit" in text
+
+
+def test_the_pastes_own_total_is_compared_with_ours(tmp_path, normandy):
+    text = pasted(normandy.xml()).replace("++ Total: [529pts] ++", "++ Total: [600pts] ++")
+    (tmp_path / "list.txt").write_text(text)
+    code, out, _ = validate(tmp_path / "list.txt", "--json")
+    assert code == 0 and json.loads(out)["file_points"] == 600
+    _, text_out, _ = validate(tmp_path / "list.txt")
+    assert "The file's own total is 600 points; the points above are ours, recomputed." in text_out
+
+
+def test_a_paste_naming_its_theatre_list_in_the_force_heading_is_read(tmp_path):
+    if not made.BOLT_ACTION.is_dir():
+        pytest.skip("../shared/bsdata/boltaction is absent")
+    text = pasted(made.soviet_union().xml())
+    assert "Theatre Selector: 1944: Operation Bagration" in text
+    lines = [line for line in text.splitlines() if not line.startswith("Theatre Selector")]
+    lines = [line.replace("++ Reinforced Platoon (", "++ Generic Reinforced Platoon (") for line in lines]
+    (tmp_path / "list.txt").write_text("\n".join(lines))
+    code, out, err = validate(tmp_path / "list.txt", "--json")
+    verdict = json.loads(out)
+    assert err == "" and code in (0, 1)
+    assert [f["message"] for f in verdict["findings"] if f["code"] == "paste.unread"] == []
+    assert len(units_of(verdict)) == 6 and verdict["forces"][0]["organisation"] == "Reinforced Platoon"
+    _, text_out, _ = validate(tmp_path / "list.txt")
+    assert "Generic Reinforced Platoon" in text_out.splitlines()[0]
+
+
+def test_a_paste_of_a_game_no_data_is_loaded_for_exits_2_naming_its_catalogue(tmp_path):
+    (tmp_path / "list.txt").write_text(
+        "++ Army Roster (Chaos - World Eaters) [1,990pts] ++\n\n+ Battleline +\n\nJakhals [70pts]: Icon\n"
+    )
+    code, out, err = validate(tmp_path / "list.txt")
+    assert (code, out) == (2, "")
+    assert "line 1" in err and "no loaded game has a catalogue named 'Chaos - World Eaters'" in err
+
+
+def test_the_home_pages_paste_box_takes_a_paste_and_names_the_lines_not_read(client, normandy):
+    text = pasted(normandy.xml()).replace("Heer Grenadier Squad [50pts]", "Heer Grenadier Squad [50pts]: Bazooka", 1)
+    page = client.get(reverse("lists:home")).content.decode()
+    assert 'name="text"' in page and reverse("lists:import") in page
+
+    response = client.post(reverse("lists:import"), {"text": text})
+
+    assert response.status_code == 200
+    note = response.content.decode()
+    assert "Lines not read" in note and "&#x27;Bazooka&#x27; is not an option of Heer Grenadier Squad" in note
+    roster = Roster.objects.get()
+    assert roster.name == "Kampfgruppe Normandie" and roster.units.count() == 7
+    assert client.get(note.split('<a href="')[-1].split('"')[0]).status_code == 200
+
+
+def test_a_clean_paste_opens_the_editor_and_a_bad_one_saves_nothing(client, normandy):
+    response = client.post(reverse("lists:import"), {"text": pasted(normandy.xml())})
+    assert response.status_code == 302 and Roster.objects.count() == 1
+    refused = client.post(reverse("lists:import"), {"text": "++ Foo (Nowhere) [1pts] ++\n\nBar [1pts]\n"})
+    assert refused.status_code == 400 and "no loaded game has a catalogue named" in refused.content.decode()
+    assert Roster.objects.count() == 1
 
 
 DATA_SETS = [
@@ -78,11 +166,21 @@ def test_a_paste_of_a_loaded_data_set_gets_the_engines_points_and_verdict(
     xml = write_roster_xml(roster)
     (tmp_path / "list.ros").write_text(xml)
     (tmp_path / "list.txt").write_text(pasted(xml))
-    print(pasted(xml))
     code, out, err = validate(tmp_path / "list.txt", "--json")
-    print(out, err)
     ros_code, ros_out, _ = validate(tmp_path / "list.ros", "--json")
     verdict, ros_verdict = json.loads(out), json.loads(ros_out)
     assert (code, err) == (ros_code, "")
     assert verdict["points"] == ros_verdict["points"]
     assert verdict["findings"] == ros_verdict["findings"]
+    assert units_of(verdict) == units_of(ros_verdict)
+
+
+def test_a_data_set_paste_goes_into_the_data_sets_editor_from_the_home_page(client):
+    from lists.battlescribe.engine.roster_files import write_roster_xml
+    from tests.test_battlescribe_data_rosters import SHARED, built, load
+
+    roster = built(load(SHARED / "bsdata/konflikt47"), "Finland", "Reinforced Platoon", ["Officer", "Rifle Squad"])
+    response = client.post(reverse("lists:import"), {"text": pasted(write_roster_xml(roster))})
+    assert response.status_code == 302 and "/bs/" in response["Location"]
+    kept = BattleScribeRoster.objects.get()
+    assert kept.points == 100

@@ -78,7 +78,7 @@ def import_roster(request: HttpRequest) -> HttpResponse:
     secret = new_edit_secret()
     if isinstance(resolved, DataSetRoster):
         kept = keep_imported(resolved, new_share_id(), hash_secret(secret))
-        return remember_and_open(request, kept, secret, "bs-edit")
+        return imported(request, remember_and_open(request, kept, secret, "bs-edit"), resolved)
     roster = save_new_roster(resolved, new_share_id(), hash_secret(secret))
     return imported(request, remember_and_open(request, roster, secret), resolved)
 
