@@ -35,6 +35,18 @@ urlpatterns = [
     path("bs/e/<str:secret>/move/", battlescribe_roster_views.move, name="bs-move"),
     path("bs/r/<str:share_id>/", battlescribe_roster_views.share, name="bs-share"),
     path("bs/r/<str:share_id>/roster.ros", battlescribe_roster_views.export, {"zipped": False}, name="bs-export-ros"),
+    path(
+        "bs/r/<str:share_id>/roster-battlescribe.txt",
+        battlescribe_roster_views.export,
+        {"zipped": False, "text_form": "plain"},
+        name="bs-export-battlescribe-text",
+    ),
+    path(
+        "bs/r/<str:share_id>/roster-battlescribe.md",
+        battlescribe_roster_views.export,
+        {"zipped": False, "text_form": "markdown"},
+        name="bs-export-battlescribe-markdown",
+    ),
     path("bs/r/<str:share_id>/roster.rosz", battlescribe_roster_views.export, {"zipped": True}, name="bs-export-rosz"),
     path(
         "bs/r/<str:share_id>/roster.json",
@@ -80,6 +92,18 @@ urlpatterns = [
     path("r/<str:share_id>/roster.json", share_views.export, {"fmt": "json"}, name="export-json"),
     path("r/<str:share_id>/roster.ros", export_battlescribe, {"zipped": False}, name="export-ros"),
     path("r/<str:share_id>/roster.rosz", export_battlescribe, {"zipped": True}, name="export-rosz"),
+    path(
+        "r/<str:share_id>/roster-battlescribe.txt",
+        export_battlescribe,
+        {"zipped": False, "text_form": "plain"},
+        name="export-battlescribe-text",
+    ),
+    path(
+        "r/<str:share_id>/roster-battlescribe.md",
+        export_battlescribe,
+        {"zipped": False, "text_form": "markdown"},
+        name="export-battlescribe-markdown",
+    ),
     path("r/<str:share_id>/copy/", share_views.copy_roster, name="copy"),
     path("r/<str:share_id>/cards.pdf", print_views.cards, name="cards"),
     path("r/<str:share_id>/list.pdf", print_views.army_list, name="list"),

@@ -184,3 +184,27 @@ def test_a_data_set_paste_goes_into_the_data_sets_editor_from_the_home_page(clie
     assert response.status_code == 302 and "/bs/" in response["Location"]
     kept = BattleScribeRoster.objects.get()
     assert kept.points == 100
+    page = client.get(reverse("lists:bs-share", args=[kept.share_id])).content.decode()
+    link = reverse("lists:bs-export-battlescribe-text", args=[kept.share_id])
+    assert link in page
+    again = client.post(reverse("lists:import"), {"text": client.get(link).content.decode()})
+    assert again.status_code == 302
+    assert [copy.points for copy in BattleScribeRoster.objects.order_by("pk")] == [100, 100]
+
+
+def test_the_share_page_offers_the_list_as_battlescribe_writes_it_and_it_reads_back(client, tmp_path, normandy):
+    client.post(reverse("lists:import"), {"text": pasted(normandy.xml())})
+    roster = Roster.objects.get()
+    page = client.get(reverse("lists:share", args=[roster.share_id])).content.decode()
+    for form in ("text", "markdown"):
+        link = reverse(f"lists:export-battlescribe-{form}", args=[roster.share_id])
+        assert link in page
+        text = client.get(link).content.decode()
+        assert text.splitlines()[0] == "+++ Kampfgruppe Normandie (Bolt Action 2.0) [529pts] +++" or form == "markdown"
+        assert ("Heer Grenadier Squad [120pts]" in text) == (form == "text")
+        (tmp_path / "again.txt").write_text(text)
+        code, out, _ = validate(tmp_path / "again.txt", "--json")
+        assert code == 0 and json.loads(out)["points"] == 529
+        assert [f for f in json.loads(out)["findings"] if f["code"] == "paste.unread"] == []
+    keyed = client.get(reverse("lists:export-text-keyed", args=[roster.share_id])).content.decode()
+    assert "[bolt-action-2e/" in keyed  # our own text format stays as it was

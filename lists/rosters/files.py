@@ -31,6 +31,7 @@ from lists.rosters.format import (
     UnitEntry,
 )
 from lists.rosters.parsing import _read, _with_lines, check_document, parse, read_roster_file
+from lists.rosters.pasted_rosters import battlescribe_text
 from lists.rosters.resolving import ResolvedRoster, default_force_name, default_label, resolve
 from lists.rosters.writing import dump_json, dump_yaml, export_roster, export_unit, replace_units, save_new_roster
 
@@ -66,6 +67,7 @@ __all__ = [
     "load_roster_file",
     "load_any_roster_file",
     "DataSetRoster",
+    "battlescribe_text",
     "data_set_roster_document",
 ]
 

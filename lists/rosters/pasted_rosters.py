@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 from lists import models
 from lists.rosters import pasted_data_sets, pasted_packs
-from lists.rosters.battlescribe_reading import load_battlescribe
+from lists.rosters.battlescribe_reading import load_battlescribe, parse_xml
 from lists.rosters.format import MAX_PROBLEMS, Problem, RosterFileInvalid
 from lists.rosters.parsing import decoded_text
-from lists.rosters.pasted_text import looks_like_pasted_list, read_pasted_list
+from lists.rosters.pasted_text import looks_like_pasted_list, pasted_text_of, read_pasted_list
 
 CODE_UNREAD = "paste.unread"  # a finding: a line of a pasted list that was not read into the roster
 RULE_UNREAD = "battlescribe-text"  # the format the line did not fit (docs/roster-format.md)
@@ -84,3 +84,8 @@ def _no_game(pasted) -> list[Problem]:
         for force in pasted.forces
         if force.catalogue
     ][:MAX_PROBLEMS] or [Problem("", "the list names no catalogue: its forces' headings end in '(Catalogue)'")]
+
+
+def battlescribe_text(xml: bytes, markdown: bool = False) -> str:
+    """A .ros roster (ours exported, or a data set's) as BattleScribe's text export players paste: plain or markdown."""
+    return pasted_text_of(parse_xml(xml), markdown=markdown)

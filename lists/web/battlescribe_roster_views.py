@@ -23,7 +23,7 @@ from lists.rosters import battlescribe_data_editing as editing
 from lists.rosters import battlescribe_revisions as revisions
 from lists.rosters.battlescribe_data_editing import EditRefused
 from lists.rosters.battlescribe_writing import roster_rosz
-from lists.rosters.files import data_set_roster_document, dump_json, dump_yaml
+from lists.rosters.files import battlescribe_text, data_set_roster_document, dump_json, dump_yaml
 from lists.rosters.sharing import (
     data_set_roster_for_edit,
     data_set_roster_for_share,
@@ -32,6 +32,7 @@ from lists.rosters.sharing import (
     new_share_id,
 )
 from lists.web.battlescribe_roster_shape import roster_shape
+from lists.web.battlescribe_views import TEXT_NAMES
 from lists.web.page_helpers import download, download_name, limit_creation, limit_pages, problems_page, whole_number
 from lists.web.print_views import deliver
 from lists.web.start_views import remember_and_open
@@ -185,10 +186,14 @@ def share(request: HttpRequest, share_id: str) -> HttpResponse:
 
 
 @require_GET
-def export(request: HttpRequest, share_id: str, zipped: bool) -> HttpResponse:
-    """The roster as BattleScribe and New Recruit read it (`.ros`, or zipped `.rosz`)."""
+def export(request: HttpRequest, share_id: str, zipped: bool, text_form: str = "") -> HttpResponse:
+    """The roster as BattleScribe and New Recruit read it (`.ros`, or zipped `.rosz`), or as the text they export
+    (`text_form` "plain" or "markdown"), the form players paste."""
     kept = data_set_roster_for_share(share_id)
     xml = editing.export_xml(kept).encode()
+    if text_form:
+        body = battlescribe_text(xml, markdown=text_form == "markdown")
+        return download(body, "text/plain; charset=utf-8", download_name(kept, TEXT_NAMES[text_form]))
     if zipped:
         return download(roster_rosz(xml), "application/zip", download_name(kept, ".rosz"))
     return download(xml, "application/xml; charset=utf-8", download_name(kept, ".ros"))
