@@ -208,3 +208,21 @@ def test_the_share_page_offers_the_list_as_battlescribe_writes_it_and_it_reads_b
         assert [f for f in json.loads(out)["findings"] if f["code"] == "paste.unread"] == []
     keyed = client.get(reverse("lists:export-text-keyed", args=[roster.share_id])).content.decode()
     assert "[bolt-action-2e/" in keyed  # our own text format stays as it was
+
+
+@pytest.mark.usefixtures("empty_cache")
+def test_an_event_of_a_data_set_takes_the_list_pasted_as_battlescribe_writes_it(client):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from tests.test_battlescribe_events import KONFLIKT, create_event, finnish_list
+    from tests.test_battlescribe_games import SHARED, data_set_of, html, text
+
+    if not (SHARED / KONFLIKT).is_dir():
+        pytest.skip("../shared/bsdata/konflikt47 is absent")
+    call_command("load_battlescribe", str(SHARED / KONFLIKT), stdout=StringIO())
+    _, public = create_event(client, data_set_of(KONFLIKT))
+    kept = finnish_list(client)
+    paste = client.get(reverse("lists:bs-export-battlescribe-text", args=[kept.share_id])).content
+    response = client.post(f"{public}submit/", {"player": "Aino", "file": SimpleUploadedFile("list.txt", paste)})
+    assert response.status_code == 200
+    assert text(html(response).xpath("//*[@id='verdict']")[0]).startswith(f"{kept.points:g} / 1000 pts · Legal")

@@ -108,17 +108,13 @@ def load_roster_file(raw: bytes, filename: str = "") -> ResolvedRoster:
 
 
 def _ours(resolved):
-    """A roster of our packs, where only those are taken (a pasted list of a data set is refused, as its .ros is)."""
+    """A roster of our packs, where only those are taken: a pasted list of a data set is refused, as its .ros is."""
     if isinstance(resolved, DataSetRoster):
-        raise RosterFileInvalid(
-            [
-                Problem(
-                    "",
-                    f"this is a list of {resolved.game_name}; lists of BattleScribe data sets are checked by "
-                    "`validate_roster` for now",
-                )
-            ]
+        message = (
+            f"this is a list of {resolved.game_name}, a loaded BattleScribe data set: it is read as a roster of "
+            "that game (the home page's import, `validate_roster`, an event of that game)"
         )
+        raise RosterFileInvalid([Problem("", message)])
     return resolved
 
 

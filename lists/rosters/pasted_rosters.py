@@ -13,11 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lists import models
+from lists.battlescribe.engine.roster_files import write_roster_xml
 from lists.rosters import pasted_data_sets, pasted_packs
 from lists.rosters.battlescribe_reading import load_battlescribe, parse_xml
 from lists.rosters.format import MAX_PROBLEMS, Problem, RosterFileInvalid
 from lists.rosters.parsing import decoded_text
 from lists.rosters.pasted_text import looks_like_pasted_list, pasted_text_of, read_pasted_list
+from lists.rosters.resolving import ResolvedRoster
 
 CODE_UNREAD = "paste.unread"  # a finding: a line of a pasted list that was not read into the roster
 RULE_UNREAD = "battlescribe-text"  # the format the line did not fit (docs/roster-format.md)
@@ -89,3 +91,10 @@ def _no_game(pasted) -> list[Problem]:
 def battlescribe_text(xml: bytes, markdown: bool = False) -> str:
     """A .ros roster (ours exported, or a data set's) as BattleScribe's text export players paste: plain or markdown."""
     return pasted_text_of(parse_xml(xml), markdown=markdown)
+
+
+def pasted_ros(raw: bytes) -> bytes | None:
+    """A pasted list of a loaded data set as the .ros it stands for (an event of that data set takes that), else
+    None (a list of our packs); RosterFileInvalid where it names no loaded game."""
+    found = load_pasted_list(raw)
+    return None if isinstance(found, ResolvedRoster) else write_roster_xml(found.roster).encode()
