@@ -226,3 +226,19 @@ def test_an_event_of_a_data_set_takes_the_list_pasted_as_battlescribe_writes_it(
     response = client.post(f"{public}submit/", {"player": "Aino", "file": SimpleUploadedFile("list.txt", paste)})
     assert response.status_code == 200
     assert text(html(response).xpath("//*[@id='verdict']")[0]).startswith(f"{kept.points:g} / 1000 pts · Legal")
+
+
+def test_a_paste_over_the_unit_cap_is_refused_at_its_line_and_deep_nesting_is_told(tmp_path, normandy):
+    text = pasted(normandy.xml())
+    squad = text[text.index("Heer Grenadier Squad [120pts]") : text.index("Heer Grenadier Squad [50pts]")]
+    at = text.index("+ Transports +")
+    (tmp_path / "big.txt").write_text(text[:at] + squad * 394 + text[at:])
+    code, out, err = validate(tmp_path / "big.txt")
+    assert (code, out) == (2, "")
+    assert "more than 400 units: a roster holds at most 400" in err and "line " in err
+
+    deep = "".join(". " * depth + "Rifle\n" for depth in range(1, 40))
+    (tmp_path / "deep.txt").write_text(text[:at] + "Heer Grenadier Squad [10pts]\n" + deep + text[at:])
+    code, out, _ = validate(tmp_path / "deep.txt", "--json")
+    told = [f["message"] for f in json.loads(out)["findings"] if f["code"] == "paste.unread"]
+    assert code in (0, 1) and any("'. . . ." in message for message in told)

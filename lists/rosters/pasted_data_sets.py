@@ -15,6 +15,7 @@ from lists.battlescribe.engine import Roster
 from lists.battlescribe.engine.roster_files import write_roster_xml
 from lists.gamedata.battlescribe_cache import battlescribe_game_data
 from lists.rosters.battlescribe_data_rosters import DataSetRoster, read_data_set_roster
+from lists.rosters.format import MAX_UNITS, Problem, RosterFileInvalid
 from lists.rosters.pasted_text import PastedList, PastedSelection, names_entry, normal, regrouped
 
 MAX_NUMBER = 1000  # a pasted number above any list's is read as this, and the engine's checks say so
@@ -74,6 +75,9 @@ class DataSetPaste:
             force.custom_name = pasted_force.name[:120]
         taken: set[int] = set()
         for selection in pasted_force.selections:
+            if len(self.unit_points) == MAX_UNITS:  # the cap every roster has, before the engine works on more
+                message = f"more than {MAX_UNITS} units: a roster holds at most {MAX_UNITS}"
+                raise RosterFileInvalid([Problem("", message, selection.line)])
             if self._place(force, selection, taken) is not None:
                 self.unit_points.append(selection.points)
 

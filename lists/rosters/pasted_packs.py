@@ -18,6 +18,7 @@ from xml.etree import ElementTree as ET
 from lists import models
 from lists.rosters import battlescribe_ids
 from lists.rosters.battlescribe_ids import GROUP_KIND, NAME, PARENT
+from lists.rosters.format import MAX_UNITS, Problem, RosterFileInvalid
 from lists.rosters.pasted_text import PastedForce, PastedList, PastedSelection, normal, regrouped
 
 
@@ -70,6 +71,20 @@ def _armies_by_name(nation: str) -> dict[str, str]:
 
 
 @cache
+def _root_names(nation: str) -> frozenset[str]:
+    """The names a force's own selection may have besides a unit's: its theatre lists, its other root entries."""
+    others = battlescribe_ids.ids().get("other_roots", {}).get(nation, {})
+    return frozenset(_armies_by_name(nation)) | {normal(name) for name, _ in others.values()}
+
+
+@cache
+def _choice_names(nation: str) -> frozenset[str]:
+    """What a selection at a force's level may hold and be read by: a theatre list, a set of national rules."""
+    choices = battlescribe_ids.ids().get("rule_choices", {}).get(nation, {})
+    return frozenset(_armies_by_name(nation)) | {normal(name) for name in choices}
+
+
+@cache
 def _wrappers_by_name(nation: str) -> dict[str, str]:
     """The entries at a force's level that hold a unit rather than being one ("Officer"), by name -> chain."""
     units = {unit["chain"] for unit in battlescribe_ids.ids().get("units", {}).values() if unit["catalogue"] == nation}
@@ -95,8 +110,10 @@ class PackPaste:
         self.pasted = pasted
         self.unread = unread  # unread(line, message): what is left out, told
         self.organisations = _organisations()
+        self.units = 0
 
-    def roster_xml(self) -> bytes:
+    def roster_element(self) -> ET.Element:
+        """The roster as the .ros element BattleScribe would have written, ids and all (namespaces aside)."""
         system = battlescribe_ids.ids()["game_system"]
         root = ET.Element(
             "roster", name=self.pasted.name or "Pasted list", gameSystemId=system["id"], gameSystemName=system["name"]
@@ -104,7 +121,7 @@ class PackPaste:
         forces = ET.SubElement(root, "forces")
         for force in self.pasted.forces:
             self._force(forces, force)
-        return ET.tostring(root, encoding="utf-8")
+        return root
 
     def _force(self, forces: ET.Element, force: PastedForce) -> None:
         nation = nation_of(force.catalogue)
@@ -140,16 +157,12 @@ class PackPaste:
         return None
 
     def _names_an_entry(self, nation: str, selection: PastedSelection) -> bool:
-        names = {normal(named.name) for named in (selection, *selection.children)}
-        choices = battlescribe_ids.ids().get("rule_choices", {}).get(nation, {})
-        others = battlescribe_ids.ids().get("other_roots", {}).get(nation, {})
-        return bool(
-            names & set(_armies_by_name(nation))
-            or normal(selection.name) in _units_by_name(nation)
-            or (normal(selection.name) in _wrappers_by_name(nation) and selection.children)
-            or names & {normal(name) for name in choices}
-            or normal(selection.name) in {normal(name) for name, _ in others.values()}
-        )
+        name = normal(selection.name)
+        if name in _units_by_name(nation) or name in _root_names(nation):
+            return True
+        if name in _wrappers_by_name(nation) and selection.children:
+            return True
+        return any(normal(child.name) in _choice_names(nation) for child in selection.children)
 
     def _top_entry(self, into: ET.Element, nation: str, selection: PastedSelection) -> str | None:
         armies = _armies_by_name(nation)
@@ -213,6 +226,10 @@ class PackPaste:
         return False
 
     def _unit(self, into: ET.Element, nation: str, selection: PastedSelection, keys: list[str], points) -> None:
+        self.units += 1
+        if self.units > MAX_UNITS:  # the cap every roster has, told at the line past it
+            message = f"more than {MAX_UNITS} units: a roster holds at most {MAX_UNITS}"
+            raise RosterFileInvalid([Problem("", message, selection.line)])
         units = battlescribe_ids.ids()["units"]
         key = next(
             (k for k in keys if normal((units[k].get("category") or ["", ""])[1]) == normal(selection.category)),

@@ -10,12 +10,14 @@ The paste's own total is compared with ours as a .ros file's is (`file_points`).
 
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from lists import models
 from lists.battlescribe.engine.roster_files import write_roster_xml
 from lists.rosters import pasted_data_sets, pasted_packs
-from lists.rosters.battlescribe_reading import load_battlescribe, parse_xml
+from lists.rosters.battlescribe_reading import load_reading, parse_xml, read_roster_element
 from lists.rosters.format import MAX_PROBLEMS, Problem, RosterFileInvalid
 from lists.rosters.parsing import decoded_text
 from lists.rosters.pasted_text import looks_like_pasted_list, pasted_text_of, read_pasted_list
@@ -50,9 +52,28 @@ def is_pasted_list(raw: bytes, filename: str = "") -> bool:
     return looks_like_pasted_list(raw[:65536].decode("utf-8", errors="replace"))
 
 
+@contextmanager
+def _collector_paused():
+    """The cyclic garbage collector held while a paste is read: its many small objects (no cycles among them)
+    would otherwise set off collections that walk the whole heap, the game data too, and make reading a
+    512 KB paste grow faster than its size (measured: scripts/bench_pastes.py)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def load_pasted_list(raw: bytes):
     """A pasted list as a roster of ours (ResolvedRoster) or of a loaded data set (DataSetRoster), its `unread`
     lines kept beside it; RosterFileInvalid where no loaded game has a catalogue its forces name."""
+    with _collector_paused():
+        return _load_pasted_list(raw)
+
+
+def _load_pasted_list(raw: bytes):
     pasted = read_pasted_list(decoded_text(raw))
     unread: list[Unread] = []
 
@@ -65,7 +86,8 @@ def load_pasted_list(raw: bytes):
     for line, text in pasted.unread:
         left_out(line, f"{text[:80]!r} is not part of the list (a force heading, a category or a selection)")
     if pasted_packs.claims(pasted):
-        resolved = load_battlescribe(pasted_packs.PackPaste(pasted, left_out).roster_xml())
+        root = pasted_packs.PackPaste(pasted, left_out).roster_element()
+        resolved = load_reading(lambda: read_roster_element(root))  # no file size: the paste's own was checked
         total = pasted.total
         if total is not None and resolved.file_points is not None:
             resolved.file_points["total"] = round(total)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from lists.rosters.battlescribe_reading import items, number_of
 
 MAX_LINE = 2000  # characters read of one line: no list's line is longer
+MAX_NESTING = 30  # selections nested deeper than any list's are told, not read (reading them recurses)
 MAX_SELECTIONS = 20_000  # selections read in all: more than any list holds (the reader's units cap comes later)
 POINTS_NAMES = ("pts", "points", "point", "pt")
 FOOTERS = ("created with ", "exported with ", "made with ")  # "Created with BattleScribe (https://...)"
@@ -44,7 +45,7 @@ class PastedSelection:
     line: int
     children: list[PastedSelection] = field(default_factory=list)
     category: str = ""  # the category heading it was listed under (units only)
-    whole: str = ""  # the line's name read whole, where it has ": " (an entry named "Order Dice: 2")
+    whole: str = ""  # the line read whole, where it has ": " (an entry named "Order Dice: 2")
     written: str = ""  # the name with its "2x ", where it had one (an entry named "2x M4 Sherman")
     raw: str = ""  # the text it was read from, costs and all
 
@@ -54,8 +55,10 @@ class PastedSelection:
         if self.written:
             found.append(PastedSelection(self.written, 1, self.costs, self.line, self.children, self.category))
         if self.whole:
-            below = [child for child in self.children if child.line != self.line]  # its own lines, not after ": "
-            found.append(PastedSelection(self.whole, self.number, self.costs, self.line, below, self.category))
+            whole = _named(self.whole, self.line)
+            whole.children = [child for child in self.children if child.line != self.line]  # not those after ": "
+            whole.category = self.category
+            found.append(whole)
         return found
 
     @property
@@ -151,7 +154,7 @@ def read_pasted_list(text: str) -> PastedList:
             category, stack = "", []
         elif kind == "category":
             category, stack = body, []
-        elif not pasted.forces:
+        elif not pasted.forces or depth > MAX_NESTING:
             pasted.unread.append((number, line.strip()))
         else:
             count += 1
@@ -252,7 +255,7 @@ def read_selection(body: str, line: int) -> PastedSelection:
         if part:
             selection.children.append(_named(part, line))
     if rest:
-        selection.whole = _named(body.strip(), line).name
+        selection.whole = body.strip()
     return selection
 
 
