@@ -164,4 +164,6 @@ def test_the_cards_of_a_data_set_roster_bigger_than_an_upload_are_made_from_the_
     assert response["Content-Type"] == "application/pdf"
     text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(response.content)).pages)
     assert text.count(SQUAD) >= 129  # every squad has its card
-    assert "130 squads · Konflikt_47 (data revision 3) 130 / 130" in text  # and every unit
+    # The roster card (its share link as a QR code) and then a card per squad: 131 pages, the last numbered so.
+    assert "Scan to open this roster" in text
+    assert "130 squads · Konflikt_47 (data revision 3) 131 / 131" in text

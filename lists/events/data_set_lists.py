@@ -33,6 +33,7 @@ from lists.rosters.battlescribe_data_rosters import (
 from lists.rosters.battlescribe_fingerprint import battlescribe_fingerprint
 from lists.rosters.battlescribe_reading import is_battlescribe
 from lists.rosters.format import RosterFileInvalid
+from lists.rosters.pasted_rosters import is_pasted_list, pasted_ros
 
 ROSTER_NAME_MAX = 120
 ARMY_NAME_MAX = 200
@@ -47,7 +48,14 @@ def what_to_submit(event: Event) -> str:
 
 
 def from_file(event: Event, raw: bytes, filename: str) -> RosterXml:
-    """An uploaded file, if it is a BattleScribe roster at all; a list of our own games is refused, saying why."""
+    """An uploaded file, if it is a BattleScribe roster at all (or its text, pasted); a list of our own games is
+    refused, saying why."""
+    if is_pasted_list(raw, filename):  # BattleScribe's text: the .ros it stands for (lists/rosters/pasted_rosters.py)
+        try:
+            raw = pasted_ros(raw) or raw
+        except RosterFileInvalid as invalid:
+            problems = "; ".join(str(problem) for problem in invalid.problems[:5])
+            raise SubmissionRefused(f"The list could not be read: {problems}") from None
     if not is_battlescribe(raw, filename):
         raise SubmissionRefused(f"{event.name} is played with {event.game_label}: {what_to_submit(event)}.")
     return RosterXml(raw)

@@ -20,6 +20,7 @@ PACKS, DATA_SET = packs.NAME, data_sets.NAME
 KINDS: dict[str, RosterKind] = {PACKS: packs.PackRosters(), DATA_SET: data_sets.DataSetRosters()}
 _OPENED_BY_ROW = {models.Roster: packs.PackRoster, models.BattleScribeRoster: data_sets.DataSetRosterOpened}
 _KEPT_BY_READING = {ResolvedRoster: packs.keep_imported, DataSetRoster: data_sets.keep_imported}
+_REPORTED_BY_READING = {ResolvedRoster: packs.import_report, DataSetRoster: data_sets.import_report}
 
 
 def kind_named(name: str) -> RosterKind:
@@ -36,3 +37,9 @@ def keep_imported(read, secret_hash: str) -> OpenRoster:
     """A roster file's reading (`lists.rosters.files.load_any_roster_file`) stored as a roster of its kind;
     RosterFileInvalid when it is over what a roster may hold."""
     return _KEPT_BY_READING[type(read)](read, secret_hash)
+
+
+def import_report(read, unread: bool) -> dict | None:
+    """What the page after importing a file says of it (`name`, `points`, and `report`: the file's own total
+    beside ours), None when there is nothing to say; `unread`: some lines of a paste were not read."""
+    return _REPORTED_BY_READING[type(read)](read, unread)

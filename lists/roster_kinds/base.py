@@ -14,6 +14,8 @@ from typing import Protocol
 from django.db import models
 
 from lists.cards import Layout
+from lists.rosters.battlescribe_writing import roster_rosz
+from lists.rosters.files import battlescribe_text
 from lists.rosters.format import MAX_UNITS
 
 # What a change that would take a roster of any kind past the unit cap is answered.
@@ -34,6 +36,22 @@ class RosterXml:
     """A BattleScribe roster as a file gives it (and an event takes it): the .ros XML, or the zipped .rosz."""
 
     raw: bytes
+
+
+# The files written from a roster's .ros XML, whichever kind wrote the XML: the XML itself, zipped, and the text
+# BattleScribe and New Recruit export (plain and markdown), the form players paste.
+BATTLESCRIBE_FORMATS = ("ros", "rosz", "bs-txt", "bs-md")
+
+
+def battlescribe_file(fmt: str, xml: bytes) -> RosterFile:
+    """The roster's file of `fmt` (one of BATTLESCRIBE_FORMATS) from its .ros XML."""
+    if fmt == "rosz":
+        return RosterFile(roster_rosz(xml), "application/zip", ".rosz")
+    if fmt in {"bs-txt", "bs-md"}:
+        markdown = fmt == "bs-md"
+        body = battlescribe_text(xml, markdown=markdown).encode()
+        return RosterFile(body, "text/plain; charset=utf-8", "-battlescribe.md" if markdown else "-battlescribe.txt")
+    return RosterFile(xml, "application/xml; charset=utf-8", ".ros")
 
 
 class FileUnavailable(Exception):
@@ -84,7 +102,7 @@ class OpenRoster(Protocol):
         """The fingerprint its organiser's list and text print (issued, so /verify/ knows it)."""
 
     def export(self, fmt: str) -> RosterFile:
-        """The roster as a file of `fmt` (`json`, `yaml`, `txt`, `keyed-txt`, `ros`, `rosz`); FileUnavailable if
+        """The roster as a file of `fmt` (`json`, `yaml`, `txt`, `keyed-txt`, `ros`, `rosz`, `bs-txt`, `bs-md`); FileUnavailable if
         it has none of that format."""
 
     def listing(self) -> dict | RosterXml:

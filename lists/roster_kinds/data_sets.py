@@ -17,12 +17,20 @@ from django.urls import reverse
 from lists import models
 from lists.cards import Layout, battlescribe_cards
 from lists.cards.layout import CACHE_SECONDS
-from lists.roster_kinds.base import UNIT_CAP, FileUnavailable, RenderRefused, RosterFile, RosterXml, StoredRoster
+from lists.roster_kinds.base import (
+    BATTLESCRIBE_FORMATS,
+    UNIT_CAP,
+    FileUnavailable,
+    RenderRefused,
+    RosterFile,
+    RosterXml,
+    StoredRoster,
+    battlescribe_file,
+)
 from lists.roster_kinds.data_set_shape import roster_shape
 from lists.rosters import battlescribe_data_editing as editing
 from lists.rosters.battlescribe_data_rosters import DataSetRoster, primary_cost_type
 from lists.rosters.battlescribe_fingerprint import battlescribe_fingerprint
-from lists.rosters.battlescribe_writing import roster_rosz
 from lists.rosters.files import MAX_UNITS, Problem, RosterFileInvalid, data_set_roster_document, dump_json, dump_yaml
 from lists.rosters.sharing import data_set_roster_for_edit, data_set_roster_for_share, new_share_id
 
@@ -82,11 +90,8 @@ class DataSetRosterOpened(StoredRoster):
             shape = roster_shape(self.roster, with_offers=False)
             body = render_to_string("lists/battlescribe_roster.txt", {"kept": self.row, "shape": shape})
             return RosterFile(body.encode(), "text/plain; charset=utf-8", ".txt")
-        if fmt in {"ros", "rosz"}:
-            xml = editing.export_xml(self.row).encode()
-            if fmt == "rosz":
-                return RosterFile(roster_rosz(xml), "application/zip", ".rosz")
-            return RosterFile(xml, "application/xml; charset=utf-8", ".ros")
+        if fmt in BATTLESCRIBE_FORMATS:
+            return battlescribe_file(fmt, editing.export_xml(self.row).encode())
         raise FileUnavailable(f"No roster file of format {fmt[:20]!r}.")
 
     def listing(self) -> RosterXml:
@@ -122,6 +127,16 @@ def change(roster, action: str, fields: dict) -> None:
     editing.apply(roster, action, fields)
     if units_of(roster) > max(before, MAX_UNITS):
         raise editing.EditRefused(UNIT_CAP)
+
+
+def import_report(found: DataSetRoster, unread: bool) -> dict | None:
+    """What the page after an import says of a data set's file: only a paste's unread lines stop it on the way
+    to the editor (with the paste's own total, where it gave one)."""
+    if not unread:
+        return None
+    document = found.verdict()
+    report = {"total": document["file_points"], "units": []} if "file_points" in document else None
+    return {"name": found.roster.name, "points": document["points"], "report": report}
 
 
 def keep_imported(found: DataSetRoster, secret_hash: str) -> DataSetRosterOpened:

@@ -10,8 +10,9 @@ from django.urls import reverse
 from lists import models
 from lists.cards import Layout, cards_pdf, list_pdf, pdf_key, roster_text
 from lists.gamedata.loading import game_data, roster_snapshot
-from lists.roster_kinds.base import FileUnavailable, RosterFile, StoredRoster
+from lists.roster_kinds.base import BATTLESCRIBE_FORMATS, FileUnavailable, RosterFile, StoredRoster, battlescribe_file
 from lists.rosters import battlescribe_writing
+from lists.rosters.battlescribe_reading import file_points_report
 from lists.rosters.files import dump_json, dump_yaml, export_roster, read_roster_file, resolve, save_new_roster
 from lists.rosters.fingerprint import issue
 from lists.rosters.sharing import new_share_id, roster_for_edit, roster_for_share
@@ -66,12 +67,9 @@ class PackRoster(StoredRoster):
             keyed = fmt == "keyed-txt"
             body = roster_text(self.snapshot, self.data, self.judged, keyed=keyed)
             return RosterFile(body.encode(), "text/plain; charset=utf-8", "-keyed.txt" if keyed else ".txt")
-        if fmt in {"ros", "rosz"} and battlescribe_writing.exportable(self.snapshot):
-            xml = battlescribe_writing.export(self.snapshot)
-            if fmt == "rosz":
-                return RosterFile(battlescribe_writing.roster_rosz(xml), "application/zip", ".rosz")
-            return RosterFile(xml, "application/xml; charset=utf-8", ".ros")
-        if fmt in {"ros", "rosz"}:
+        if fmt in BATTLESCRIBE_FORMATS and battlescribe_writing.exportable(self.snapshot):
+            return battlescribe_file(fmt, battlescribe_writing.export(self.snapshot))
+        if fmt in BATTLESCRIBE_FORMATS:
             raise FileUnavailable("This roster's army has no BattleScribe ids (only Bolt Action theatre lists have).")
         raise FileUnavailable(f"No roster file of format {fmt[:20]!r}.")
 
@@ -118,6 +116,17 @@ class PackRosters:
 
     def open_for_edit(self, secret: str) -> PackRoster:
         return PackRoster(roster_for_edit(secret))
+
+
+def import_report(resolved, unread: bool) -> dict | None:
+    """What the page after an import says of a file read against its pack: its own total beside ours, with the
+    units that differ (None when the file names no total and every line was read)."""
+    if resolved.file_points is None and not unread:
+        return None
+    snapshot = resolved.snapshot()
+    verdict = judge(snapshot)
+    report = file_points_report(resolved.file_points, snapshot, verdict.unit_points, verdict.points)
+    return {"name": snapshot.name, "points": verdict.points, "report": report}
 
 
 def keep_imported(resolved, secret_hash: str) -> PackRoster:

@@ -117,6 +117,7 @@ class DataSetRoster:
     file_total: float = 0.0  # the sum of every selection's own costs of the points type, as the file gives them
     file_units: dict[str, float] = field(default_factory=dict)  # label -> the file's points for the unit
     labels: dict[int, str] = field(default_factory=dict)  # id() of a top-level selection -> its label
+    unread: list = field(default_factory=list)  # a pasted list's lines not read (lists/rosters/pasted_rosters.py)
     _units: tuple | None = field(default=None, repr=False)  # units_by_selection(), once the roster is read
 
     @property
@@ -157,6 +158,7 @@ class DataSetRoster:
         findings = [self.finding(error) for error in errors]
         if self.file_revision is not None and self.file_revision != self.data_set.revision:
             findings.append(self.revision_warning())
+        findings += [line.finding() for line in self.unread]
         document = {
             "valid": not errors,
             "points": number(totals.get(self.points_type or "", 0.0)),

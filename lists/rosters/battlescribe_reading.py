@@ -148,7 +148,11 @@ class Reading:
 
 def read_roster(raw: bytes) -> Reading:
     """Map a .ros/.rosz to our roster document; BattleScribeRefused lists every reason it cannot be."""
-    root = parse_xml(raw)
+    return read_roster_element(parse_xml(raw))
+
+
+def read_roster_element(root: Element) -> Reading:
+    """The same of a roster element already parsed (a pasted list's, lists/rosters/pasted_packs.py)."""
     known = battlescribe_ids.ids()
     system = known.get("game_system", {})
     if not system or root.get("gameSystemId") != system.get("id"):
@@ -378,8 +382,13 @@ def load_battlescribe(raw: bytes):
     """A .ros/.rosz as a resolved roster of ours (lists/rosters/files.py), with the file's own points kept."""
     if len(raw) > MAX_FILE_BYTES:
         raise RosterFileInvalid([Problem("", f"the file is {len(raw)} bytes; the limit is {MAX_FILE_BYTES}")])
+    return load_reading(lambda: read_roster(raw))
+
+
+def load_reading(read: Callable[[], Reading]):
+    """The resolved roster of a `read()` mapping (refused with its every reason), the file's own points kept."""
     try:
-        reading = read_roster(raw)
+        reading = read()
         entry = RosterFile.model_validate(reading.document)
     except BattleScribeRefused as refused:
         problems = [Problem("", problem) for problem in refused.problems]

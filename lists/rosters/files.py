@@ -10,7 +10,7 @@ and exporting in `writing`; every public name is importable from here.
 
 from __future__ import annotations
 
-from lists.rosters import battlescribe_data_json, battlescribe_data_rosters, text_files
+from lists.rosters import battlescribe_data_json, battlescribe_data_rosters, pasted_rosters, text_files
 from lists.rosters.battlescribe_data_rosters import DataSetRoster
 from lists.rosters.battlescribe_reading import is_battlescribe, load_battlescribe
 from lists.rosters.format import (
@@ -31,6 +31,7 @@ from lists.rosters.format import (
     UnitEntry,
 )
 from lists.rosters.parsing import _read, _with_lines, check_document, parse, read_roster_file
+from lists.rosters.pasted_rosters import battlescribe_text
 from lists.rosters.resolving import ResolvedRoster, default_force_name, default_label, resolve
 from lists.rosters.writing import dump_json, dump_yaml, export_roster, export_unit, replace_units, save_new_roster
 
@@ -66,6 +67,7 @@ __all__ = [
     "load_roster_file",
     "load_any_roster_file",
     "DataSetRoster",
+    "battlescribe_text",
     "data_set_roster_document",
 ]
 
@@ -94,6 +96,8 @@ def load_roster_file(raw: bytes, filename: str = "") -> ResolvedRoster:
                 ]
             )
         return load_battlescribe(raw)
+    if pasted_rosters.is_pasted_list(raw, filename):  # BattleScribe's and New Recruit's text, as players paste it
+        return _ours(pasted_rosters.load_pasted_list(raw))
     if text_files.is_roster_text(raw, filename):  # roster.txt, as the share page writes it
         return text_files.load_roster_text(raw)
     entry, node = _read(raw, filename)
@@ -101,6 +105,17 @@ def load_roster_file(raw: bytes, filename: str = "") -> ResolvedRoster:
         return resolve(entry)
     except RosterFileInvalid as invalid:
         raise RosterFileInvalid(_with_lines(invalid.problems, node)) from None
+
+
+def _ours(resolved):
+    """A roster of our packs, where only those are taken: a pasted list of a data set is refused, as its .ros is."""
+    if isinstance(resolved, DataSetRoster):
+        message = (
+            f"this is a list of {resolved.game_name}, a loaded BattleScribe data set: it is read as a roster of "
+            "that game (the home page's import, `validate_roster`, an event of that game)"
+        )
+        raise RosterFileInvalid([Problem("", message)])
+    return resolved
 
 
 def load_any_roster_file(raw: bytes, filename: str = "") -> ResolvedRoster | DataSetRoster:
@@ -111,6 +126,8 @@ def load_any_roster_file(raw: bytes, filename: str = "") -> ResolvedRoster | Dat
         root, _ = battlescribe_data_rosters.read_root(raw)
         if not battlescribe_data_rosters.claimed_by_packs(root.get("gameSystemId") or ""):
             return battlescribe_data_rosters.read_data_set_roster(raw)
+    elif pasted_rosters.is_pasted_list(raw, filename):  # of our packs' Bolt Action, or of a loaded data set
+        return pasted_rosters.load_pasted_list(raw)
     elif not text_files.is_roster_text(raw, filename):
         data, _ = parse(raw, filename)
         if battlescribe_data_json.is_document(data):  # our JSON/YAML export of such a roster, rebuilt by the engine

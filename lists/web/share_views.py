@@ -36,7 +36,7 @@ def share_roster(request: HttpRequest, share_id: str) -> HttpResponse:
 @require_GET
 @limit_pages
 def export(request: HttpRequest, share_id: str, fmt: str, kind: str = roster_kinds.PACKS) -> HttpResponse:
-    """A roster of any kind as a file: `json`, `yaml`, `txt` (the plain list players paste), `keyed-txt` (the same
+    """A roster of any kind as a file: `json`, `yaml`, `txt` (our plain list), `keyed-txt` (the same
     with every unit's key), `ros` or `rosz` (as BattleScribe and New Recruit read them)."""
     roster = roster_kinds.kind_named(kind).open_shared(share_id)
     try:

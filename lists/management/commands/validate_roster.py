@@ -32,7 +32,7 @@ def force_summary(roster, verdict) -> list[dict]:
 
 
 class Command(BaseCommand):
-    help = "Check a roster file (YAML, JSON, text, or a BattleScribe .ros/.rosz of a loaded data set). Exit 0 legal, 1 not legal, 2 unusable file."
+    help = "Check a roster file (YAML, JSON, text, pasted BattleScribe text, or a .ros/.rosz of any loaded game). Exit 0 legal, 1 not legal, 2 unusable file."
     requires_migrations_checks = False
 
     def add_arguments(self, parser):
@@ -55,7 +55,10 @@ class Command(BaseCommand):
                 verdict = judge(roster)
                 differs = file_points_report(resolved.file_points, roster, verdict.unit_points, verdict.points)
                 document = with_file_points({**verdict.to_dict(), "forces": force_summary(roster, verdict)}, differs)
-                lines = self._text(roster, verdict) + file_points_lines(differs)
+                unread = [line.finding() for line in resolved.unread]  # a pasted list's lines not read
+                document["findings"] += unread
+                lines = self._text(roster, verdict) + [f"  warning: {u['message']} ({u['code']})" for u in unread]
+                lines += file_points_lines(differs)
         except RosterFileInvalid as invalid:
             for problem in invalid.problems:
                 self.stderr.write(f"{path}: {problem}")
