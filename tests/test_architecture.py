@@ -23,7 +23,7 @@ MAY_IMPORT = {
     "gamedata": {"battlescribe", "models", "event_models"},
     "rules": {"gamedata", "models", "event_models"},
     "rosters": {"battlescribe", "rules", "gamedata", "models", "event_models"},
-    "cards": {"rosters", "rules", "gamedata", "models", "event_models"},
+    "cards": {"rosters", "rules", "gamedata", "battlescribe", "models", "event_models"},  # battlescribe.safe_xml
     "pdfs": {"cards", "rosters", "rules", "gamedata", "models", "event_models"},
     "events": {"pdfs", "cards", "rosters", "rules", "gamedata", "models", "event_models"},
     "web": {"events", "pdfs", "cards", "rosters", "rules", "battlescribe", "gamedata", "models", "event_models"},

@@ -1,7 +1,7 @@
 """BattleScribe and New Recruit rosters (`.ros`, `.rosz`) of Bolt Action 2nd edition, read into our roster file.
 
-The file is parsed with defusedxml (no DTDs, entities or external references)
-and leniently: attributes New Recruit adds, nested forces and BattleScribe
+The file is parsed once, by the one safe parser (lists/battlescribe/safe_xml.py: no DTDs,
+entities or external references), and leniently: attributes New Recruit adds, nested forces and BattleScribe
 2.01's older names are ignored. Every force and selection is mapped through
 the BattleScribe ids of the converted armies (lists/rosters/battlescribe_ids.py)
 to the same document a YAML roster file gives, which then goes through every
@@ -15,12 +15,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from xml.etree.ElementTree import Element
 
-import defusedxml.ElementTree as SafeET
-from defusedxml import DefusedXmlException
+from lxml.etree import _Element as Element
 
 from lists.battlescribe.archives import ArchiveRefused, read_single_member
+from lists.battlescribe.safe_xml import XmlRefused
+from lists.battlescribe.safe_xml import parse_xml as parse_safely
 from lists.rosters import battlescribe_ids
 from lists.rosters.battlescribe_ids import GROUP_KIND, LEAST, NAME, NODE_ID
 from lists.rosters.format import MAX_FILE_BYTES, MAX_PROBLEMS, Problem, RosterFile, RosterFileInvalid
@@ -69,11 +69,9 @@ def parse_xml(raw: bytes) -> Element:
     if len(data) > MAX_XML_BYTES:
         raise BattleScribeRefused([f"the file is {len(data)} bytes; the limit is {MAX_XML_BYTES}"])
     try:
-        root = SafeET.fromstring(data, forbid_dtd=True)
-    except DefusedXmlException as exc:
-        raise BattleScribeRefused([f"the XML uses a feature refused for safety ({type(exc).__name__})"]) from None
-    except (SafeET.ParseError, ValueError) as exc:
-        raise BattleScribeRefused([f"not valid XML: {exc}"]) from None
+        root = parse_safely(data)
+    except XmlRefused as refused:
+        raise BattleScribeRefused([str(refused)]) from None
     pending = [(root, 1)]
     while pending:  # without recursion: the depth is what is being checked
         element, depth = pending.pop()
@@ -146,9 +144,10 @@ class Reading:
         self.problems.append(text)
 
 
-def read_roster(raw: bytes) -> Reading:
-    """Map a .ros/.rosz to our roster document; BattleScribeRefused lists every reason it cannot be."""
-    root = parse_xml(raw)
+def read_roster(raw: bytes, root: Element | None = None) -> Reading:
+    """Map a .ros/.rosz (or its root, parsed by `parse_xml`) to our roster document; BattleScribeRefused
+    lists every reason it cannot be."""
+    root = parse_xml(raw) if root is None else root
     known = battlescribe_ids.ids()
     system = known.get("game_system", {})
     if not system or root.get("gameSystemId") != system.get("id"):
@@ -374,12 +373,13 @@ def _content(
         _content(child, chain, tree, options_by_id, found, unit_name, reading)
 
 
-def load_battlescribe(raw: bytes):
-    """A .ros/.rosz as a resolved roster of ours (lists/rosters/files.py), with the file's own points kept."""
+def load_battlescribe(raw: bytes, root: Element | None = None):
+    """A .ros/.rosz (its root, where the caller parsed it already) as a resolved roster of ours
+    (lists/rosters/files.py), with the file's own points kept."""
     if len(raw) > MAX_FILE_BYTES:
         raise RosterFileInvalid([Problem("", f"the file is {len(raw)} bytes; the limit is {MAX_FILE_BYTES}")])
     try:
-        reading = read_roster(raw)
+        reading = read_roster(raw, root)
         entry = RosterFile.model_validate(reading.document)
     except BattleScribeRefused as refused:
         problems = [Problem("", problem) for problem in refused.problems]

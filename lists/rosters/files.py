@@ -81,7 +81,7 @@ def load_roster_file(raw: bytes, filename: str = "") -> ResolvedRoster:
     if is_battlescribe(
         raw, filename
     ):  # .ros/.rosz: BattleScribe and New Recruit (lists/rosters/battlescribe_reading.py)
-        root, _ = battlescribe_data_rosters.read_root(raw)
+        root, _ = battlescribe_data_rosters.read_root(raw)  # parsed once, then read from this tree
         if battlescribe_data_rosters.is_data_set_roster(root):
             game = root.get("gameSystemName") or root.get("gameSystemId")
             raise RosterFileInvalid(
@@ -93,7 +93,7 @@ def load_roster_file(raw: bytes, filename: str = "") -> ResolvedRoster:
                     )
                 ]
             )
-        return load_battlescribe(raw)
+        return load_battlescribe(raw, root)
     if text_files.is_roster_text(raw, filename):  # roster.txt, as the share page writes it
         return text_files.load_roster_text(raw)
     entry, node = _read(raw, filename)
@@ -108,10 +108,11 @@ def load_any_roster_file(raw: bytes, filename: str = "") -> ResolvedRoster | Dat
     claim, a roster of its loaded BattleScribe data set read by the engine (lists/rosters/battlescribe_data_rosters.py).
     RosterFileInvalid lists every problem (for a game system without data: that none is loaded)."""
     if is_battlescribe(raw, filename):
-        root, _ = battlescribe_data_rosters.read_root(raw)
+        root, _ = battlescribe_data_rosters.read_root(raw)  # parsed once, then read from this tree
         if not battlescribe_data_rosters.claimed_by_packs(root.get("gameSystemId") or ""):
-            return battlescribe_data_rosters.read_data_set_roster(raw)
-    elif not text_files.is_roster_text(raw, filename):
+            return battlescribe_data_rosters.read_data_set_roster(raw, root=root)
+        return load_battlescribe(raw, root)
+    if not text_files.is_roster_text(raw, filename):
         data, _ = parse(raw, filename)
         if battlescribe_data_json.is_document(data):  # our JSON/YAML export of such a roster, rebuilt by the engine
             return battlescribe_data_json.read_document(data)
