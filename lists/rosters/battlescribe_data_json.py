@@ -38,9 +38,11 @@ def roster_document(roster: Roster, data_set: models.BattleScribeDataSet, with_i
         "costs": _costs(roster.totals, names),
         "cost_limits": {names.get(k, k): number(v) for k, v in roster.cost_limits.items() if v >= 0},
         "forces": [_force(force, names, with_ids) for force in roster.forces],
-        "errors": [_error(roster, error) for error in roster_errors(roster)],
-        "valid": not roster_errors(roster),
     }
+    errors = roster_errors(roster)
+    owners = Owners(roster)
+    document["errors"] = [{"message": e.message, "where": {"type": e.owner_type, **owners.of(e)}} for e in errors]
+    document["valid"] = not errors
     if with_ids:
         document = {"format": FORMAT, "version": FORMAT_VERSION, **document}
         document["game"]["game_system_id"] = data_set.game_system_id
@@ -91,28 +93,37 @@ def _custom(held: Force | Selection) -> dict:
     }
 
 
-def _error(roster: Roster, error: ValidationError) -> dict:
-    """An error with where it applies: the roster, a force, a force's category or a selection, by name."""
-    return {"message": error.message, "where": {"type": error.owner_type, **_owner(roster, error)}}
+class Owners:
+    """The names of each error's owner: its own (a category's as the data names it), and for a category or
+    selection the force it is in (a category error of no one force: the first force having that category).
+    Every force, category and selection is indexed once, so a roster of many errors is answered in linear time."""
 
+    def __init__(self, roster: Roster) -> None:
+        self.forces: dict[str, dict] = {}
+        self.categories: dict[tuple[str, str], tuple[int, dict]] = {}  # ("id" or "entry", its value) -> first
+        self.selections: dict[str, dict] = {}
+        for place, force in enumerate(roster.all_forces()):
+            self.forces.setdefault(force.id, {"name": force.name})
+            for category in force.categories:
+                found = (place, {"name": category.custom_name or category.name, "force": force.name})
+                self.categories.setdefault(("id", category.id), found)
+                self.categories.setdefault(("entry", category.entry_id), found)
+            for selection in force.all_selections():
+                self.selections.setdefault(selection.id, {"name": selection.name, "force": force.name})
 
-def _owner(roster: Roster, error: ValidationError) -> dict:
-    """The names of an error's owner: its own (a category's as the data names it), and for a category or selection
-    the force it is in (a category error of no one force: the first force having that category)."""
-    for force in roster.all_forces():
-        if error.owner_type == "force" and force.id == error.owner_id:
-            return {"name": force.name}
-        if error.owner_type == "category":
-            category = next(
-                (c for c in force.categories if c.id == error.owner_id or c.entry_id == error.owner_entry_id), None
-            )
-            if category is not None:
-                return {"name": category.custom_name or category.name, "force": force.name}
+    def of(self, error: ValidationError) -> dict:
+        if error.owner_type == "force":
+            return self.forces.get(error.owner_id or "", {})
         if error.owner_type == "selection":
-            selection = next((s for s in force.all_selections() if s.id == error.owner_id), None)
-            if selection is not None:
-                return {"name": selection.name, "force": force.name}
-    return {}
+            return self.selections.get(error.owner_id or "", {})
+        if error.owner_type == "category":
+            found = [
+                self.categories[key]
+                for key in (("id", error.owner_id), ("entry", error.owner_entry_id))
+                if key in self.categories
+            ]
+            return min(found, key=lambda item: item[0])[1] if found else {}
+        return {}
 
 
 # --- reading one back ----------------------------------------------------------------------------

@@ -31,7 +31,9 @@ from lists.rosters.battlescribe_reading import (
     BattleScribeRefused,
     file_cost,
     items,
+    local_name,
     parse_xml,
+    tag,
     unzip,
 )
 from lists.rosters.format import MAX_FILE_BYTES, MAX_PROBLEMS, Problem, RosterFileInvalid
@@ -302,7 +304,7 @@ def read_data_set_roster(
     for node in forces:
         if len(problems) < MAX_PROBLEMS:
             _check_force_node(data, node, where, problems)
-    for node in root.iter("selection"):
+    for node in root.iter(tag("selection")):
         if len(problems) < MAX_PROBLEMS:
             _check_number(node, problems)
     _check_cost_limits(root, problems)
@@ -327,7 +329,7 @@ def read_data_set_roster(
 def _force_nodes(root: Element):
     """Every force element in document order, child forces after their parents; past FORCES_MAX (the most
     forces a roster of ours holds) the file is refused at once, before any more is read."""
-    pending = items(root, "forces", "force")[::-1]
+    pending = items(root, "forces", "force", FORCES_MAX + 1)[::-1]
     read = 0
     while pending:
         node = pending.pop()
@@ -335,7 +337,7 @@ def _force_nodes(root: Element):
         if read > FORCES_MAX:
             raise refused(f"the roster holds more than {FORCES_MAX} forces, the most a roster holds")
         yield node
-        pending.extend(items(node, "forces", "force")[::-1])
+        pending.extend(items(node, "forces", "force", FORCES_MAX + 1)[::-1])
 
 
 def _check_force_node(data: GameData, node: Element, where: str, problems: list[str]) -> None:
@@ -371,12 +373,12 @@ def _check_cost_limits(root: Element, problems: list[str]) -> None:
 def _check_names(root: Element, problems: list[str]) -> None:
     """The roster's name and each name a player gave a force or selection, kept as every name of ours is
     (`plain_names.plain_text`): one holding control characters or direction marks is named, with why."""
-    for node in (root, *root.iter("force", "selection")):
+    for node in (root, *root.iter(tag("force"), tag("selection"))):
         for attribute in ("name", "customName") if node is root else ("customName",):
             try:
                 plain_text(node.get(attribute) or "")
             except ValueError as refused:
-                problems.append(f"{(node.get(attribute) or '')[:100]!r} ({node.tag} {attribute}): {refused}")
+                problems.append(f"{(node.get(attribute) or '')[:100]!r} ({local_name(node)} {attribute}): {refused}")
             if len(problems) >= MAX_PROBLEMS:
                 return
 
@@ -386,8 +388,8 @@ def renumber_duplicate_ids(root: Element) -> None:
     edit naming the second never lands on the first."""
     seen: set[str] = set()
     last: dict[str, int] = {}  # an id -> the last number its copies were given: linear however many share it
-    for tag in ("force", "selection"):
-        for node in root.iter(tag):
+    for kind in ("force", "selection"):
+        for node in root.iter(tag(kind)):
             own = unique = node.get("id")
             if not own:
                 continue
@@ -435,7 +437,7 @@ def _file_costs(found: DataSetRoster, root: Element) -> None:
         for node in items(force, "selections", "selection")
         if node.get("id")
     }
-    found.file_total = sum(own(node) for node in root.iter("selection"))
+    found.file_total = sum(own(node) for node in root.iter(tag("selection")))
     found.label_units()
     for force in found.roster.all_forces():
         for selection in force.selections:

@@ -29,8 +29,6 @@ def root_offer(
     ranked = sorted(view.categories, key=lambda c: not c.primary)  # its primary category of this force first
     if view.hidden or any(c.primary and c.entry_id in hidden for c in ranked):
         return None
-    if not ranked:  # in no category at all: BattleScribe lists it as Uncategorised, in every force
-        return NO_CATEGORY_ID, view
     shown = {c.entry_id for c in force.categories if c.entry_id not in hidden}
     category = next((c.entry_id for c in ranked if c.entry_id in shown), None)
     if category is None and not in_force_category(option, force):

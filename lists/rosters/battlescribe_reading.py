@@ -12,6 +12,7 @@ kept to be compared with ours. See docs/roster-format.md.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -29,6 +30,7 @@ from lists.rules.validation import FORCES_MAX
 
 MAX_XML_BYTES = 512 * 1024  # after decompression, as for every roster file
 MAX_DEPTH = 40  # elements nested deeper than any roster needs are refused (reading them recurses)
+TOO_DEEP = "boolean(/" + "/*" * (MAX_DEPTH + 1) + ")"  # an element below MAX_DEPTH levels, found by libxml2
 MAX_NUMBER = 1000  # a selection's number above any a roster holds is read as this (and refused with its field)
 QUALITIES = ("inexperienced", "regular", "veteran")
 TRANSPORT_NOTE = "Transport: "  # our note on a unit riding another (BattleScribe has no such link)
@@ -64,7 +66,8 @@ def unzip(raw: bytes) -> bytes:
 
 
 def parse_xml(raw: bytes) -> Element:
-    """The roster element, namespaces dropped from every tag (BattleScribe and New Recruit differ there)."""
+    """The roster element, its tags namespaced or not (BattleScribe and New Recruit differ there): every look-up
+    here matches any namespace (`items`, `tag`), so no element is visited in Python to read the file."""
     data = unzip(raw) if raw[:4] == b"PK\x03\x04" else raw
     if len(data) > MAX_XML_BYTES:
         raise BattleScribeRefused([f"the file is {len(data)} bytes; the limit is {MAX_XML_BYTES}"])
@@ -72,21 +75,27 @@ def parse_xml(raw: bytes) -> Element:
         root = parse_safely(data)
     except XmlRefused as refused:
         raise BattleScribeRefused([str(refused)]) from None
-    pending = [(root, 1)]
-    while pending:  # without recursion: the depth is what is being checked
-        element, depth = pending.pop()
-        if depth > MAX_DEPTH:
-            raise BattleScribeRefused([f"the XML is nested more than {MAX_DEPTH} levels deep"])
-        if isinstance(element.tag, str):
-            element.tag = element.tag.rsplit("}", 1)[-1]
-        pending.extend((child, depth + 1) for child in element)
-    if root.tag != "roster":
-        raise BattleScribeRefused([f"not a BattleScribe roster: the file's root is <{root.tag}>, not <roster>"])
+    if root.xpath(TOO_DEEP):
+        raise BattleScribeRefused([f"the XML is nested more than {MAX_DEPTH} levels deep"])
+    if local_name(root) != "roster":
+        raise BattleScribeRefused([f"not a BattleScribe roster: the file's root is <{local_name(root)}>, not <roster>"])
     return root
 
 
-def items(element: Element, container: str, item: str) -> list[Element]:
-    return element.findall(f"{container}/{item}")
+def local_name(element: Element) -> str:
+    return element.tag.rsplit("}", 1)[-1]
+
+
+def tag(name: str) -> str:
+    """An element name as a look-up matching it in any namespace, or none."""
+    return f"{{*}}{name}"
+
+
+def items(element: Element, container: str, item: str, most: int | None = None) -> list[Element]:
+    """The `item` elements of `element`'s `container` children (lxml filters their tags, in C); the first
+    `most` of them where given (a bound need not read the rest)."""
+    found = (each for holder in element.iterchildren(tag(container)) for each in holder.iterchildren(tag(item)))
+    return list(itertools.islice(found, most))
 
 
 def file_cost(selection: Element, counted: Callable[[Element], bool]) -> float:
@@ -192,7 +201,7 @@ def _forces(root: Element) -> list[Element]:
     A roster holds at most FORCES_MAX: one more refuses the file at once, before any force is read.
     """
     forces: list[Element] = []
-    pending = items(root, "forces", "force")[::-1]  # a stack, next force last: linear however they nest
+    pending = items(root, "forces", "force", FORCES_MAX + 1)[::-1]  # a stack, next force last: linear however they nest
     while pending:
         force = pending.pop()
         forces.append(force)
@@ -200,7 +209,7 @@ def _forces(root: Element) -> list[Element]:
             raise BattleScribeRefused(
                 [f"the roster holds more than {FORCES_MAX} forces (platoons), the most one holds"]
             )
-        pending.extend(items(force, "forces", "force")[::-1])
+        pending.extend(items(force, "forces", "force", FORCES_MAX + 1)[::-1])
     return forces
 
 
@@ -328,7 +337,7 @@ def _unit(selection: Element, key: str, chain: str, reading: Reading) -> dict:
     if options:
         entry["options"] = options
     note = []
-    for line in (selection.findtext("customNotes") or "").splitlines():
+    for line in (selection.findtext(tag("customNotes")) or "").splitlines():
         if line.startswith(TRANSPORT_NOTE) and line[len(TRANSPORT_NOTE) :].strip():
             entry["transport"] = line[len(TRANSPORT_NOTE) :].strip()[:100]
         elif line.strip():
