@@ -23,7 +23,7 @@ MAY_IMPORT = {
     "gamedata": {"battlescribe", "models", "event_models"},
     "rules": {"gamedata", "models", "event_models"},
     "rosters": {"battlescribe", "rules", "gamedata", "models", "event_models"},
-    "cards": {"rosters", "rules", "gamedata", "models", "event_models"},
+    "cards": {"rosters", "rules", "gamedata", "battlescribe", "models", "event_models"},  # battlescribe.safe_xml
     "roster_kinds": {"cards", "rosters", "rules", "battlescribe", "gamedata", "models", "event_models"},
     "pdfs": {"roster_kinds", "cards", "rosters", "rules", "gamedata", "models", "event_models"},
     "events": {"pdfs", "roster_kinds", "cards", "rosters", "rules", "gamedata", "models", "event_models"},

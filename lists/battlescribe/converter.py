@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from xml.etree.ElementTree import Element
+
+from lxml.etree import _Element as Element
 
 from lists.battlescribe.conditions import conditions_hold
 from lists.battlescribe.constraints import constraint_value, modified_value

@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from xml.etree.ElementTree import Element
+
+from lxml.etree import _Element as Element
 
 from lists.battlescribe.conditions import conditions_hold
 from lists.battlescribe.converter import Converter

@@ -4,7 +4,8 @@ options are taken, and the limits and names its modifiers change."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from xml.etree.ElementTree import Element
+
+from lxml.etree import _Element as Element
 
 from lists.battlescribe.conditions import hidden_by, shown_beside, signed
 from lists.battlescribe.constraints import constraint_value, outer_limits, own_max_limits

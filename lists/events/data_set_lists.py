@@ -143,7 +143,7 @@ def read(event: Event, listing: RosterXml) -> dict:
     if file_revision is not None and file_revision != data_set.revision:
         raise _revision_refusal(event, file_revision)
     try:
-        found = read_data_set_roster(listing.raw, data_set)
+        found = read_data_set_roster(listing.raw, data_set, root=root)  # the tree read above: parsed once
     except RosterFileInvalid as invalid:
         raise SubmissionRefused(
             f"The roster cannot be read against {event.game_label}: {_problems(invalid)}. "

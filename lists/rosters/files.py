@@ -83,7 +83,7 @@ def load_roster_file(raw: bytes, filename: str = "") -> ResolvedRoster:
     if is_battlescribe(
         raw, filename
     ):  # .ros/.rosz: BattleScribe and New Recruit (lists/rosters/battlescribe_reading.py)
-        root, _ = battlescribe_data_rosters.read_root(raw)
+        root, _ = battlescribe_data_rosters.read_root(raw)  # parsed once, then read from this tree
         if battlescribe_data_rosters.is_data_set_roster(root):
             game = root.get("gameSystemName") or root.get("gameSystemId")
             raise RosterFileInvalid(
@@ -95,7 +95,7 @@ def load_roster_file(raw: bytes, filename: str = "") -> ResolvedRoster:
                     )
                 ]
             )
-        return load_battlescribe(raw)
+        return load_battlescribe(raw, root)
     if pasted_rosters.is_pasted_list(raw, filename):  # BattleScribe's and New Recruit's text, as players paste it
         return _ours(pasted_rosters.load_pasted_list(raw))
     if text_files.is_roster_text(raw, filename):  # roster.txt, as the share page writes it
@@ -123,12 +123,13 @@ def load_any_roster_file(raw: bytes, filename: str = "") -> ResolvedRoster | Dat
     claim, a roster of its loaded BattleScribe data set read by the engine (lists/rosters/battlescribe_data_rosters.py).
     RosterFileInvalid lists every problem (for a game system without data: that none is loaded)."""
     if is_battlescribe(raw, filename):
-        root, _ = battlescribe_data_rosters.read_root(raw)
+        root, _ = battlescribe_data_rosters.read_root(raw)  # parsed once, then read from this tree
         if not battlescribe_data_rosters.claimed_by_packs(root.get("gameSystemId") or ""):
-            return battlescribe_data_rosters.read_data_set_roster(raw)
-    elif pasted_rosters.is_pasted_list(raw, filename):  # of our packs' Bolt Action, or of a loaded data set
+            return battlescribe_data_rosters.read_data_set_roster(raw, root=root)
+        return load_battlescribe(raw, root)
+    if pasted_rosters.is_pasted_list(raw, filename):  # of our packs' Bolt Action, or of a loaded data set
         return pasted_rosters.load_pasted_list(raw)
-    elif not text_files.is_roster_text(raw, filename):
+    if not text_files.is_roster_text(raw, filename):
         data, _ = parse(raw, filename)
         if battlescribe_data_json.is_document(data):  # our JSON/YAML export of such a roster, rebuilt by the engine
             return battlescribe_data_json.read_document(data)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import RequestDataTooBig
@@ -15,7 +13,8 @@ from django_ratelimit.core import is_ratelimited
 from django_ratelimit.decorators import ratelimit
 
 from lists import models
-from lists.rosters.files import MAX_DIGITS, MAX_FILE_BYTES
+from lists.rosters import numbers
+from lists.rosters.files import MAX_FILE_BYTES
 
 
 def _creation_rate(group, request) -> str:
@@ -65,13 +64,9 @@ def too_many_requests(request: HttpRequest, exception) -> HttpResponse:
     return response
 
 
-WHOLE_NUMBER = re.compile(rf"[+-]?[0-9]{{1,{MAX_DIGITS}}}")
-
-
 def whole_number(value) -> int | None:
     """A form field's whole number: ASCII digits only, short enough for any database column, else None."""
-    text = str(value).strip() if value is not None else ""
-    return int(text) if WHOLE_NUMBER.fullmatch(text) else None
+    return numbers.whole_number(value, signed=True)
 
 
 def problems_page(request: HttpRequest, problems: list[str], title: str = "That did not work") -> HttpResponse:

@@ -4,14 +4,13 @@ Exit status: 0 legal, 1 not legal, 2 the file could not be used (reason on stder
 A failure of the command itself also exits 2, never 1: 1 always means "not legal".
 """
 
-import json
 import sys
 from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
 from lists.rosters.battlescribe_reading import file_points_lines, file_points_report, with_file_points
-from lists.rosters.files import DataSetRoster, RosterFileInvalid, load_any_roster_file
+from lists.rosters.files import DataSetRoster, RosterFileInvalid, dump_json, load_any_roster_file
 from lists.rules.verdict import judge
 
 
@@ -67,7 +66,7 @@ class Command(BaseCommand):
             self.stderr.write(f"{path}: the file could not be checked ({type(exc).__name__}); please report this")
             sys.exit(2)
         if as_json:
-            self.stdout.write(json.dumps(document, indent=2))
+            self.stdout.write(dump_json(document).rstrip("\n"))
         else:
             for line in lines:
                 self.stdout.write(line)
