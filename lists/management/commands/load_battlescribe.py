@@ -5,8 +5,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from lists.battlescribe.engine.data_report import report_lines
-from lists.battlescribe.engine.limits import bounds_text
+from lists.battlescribe.engine import bounds_text, report_lines
 from lists.gamedata.battlescribe_data import DataFolderInvalid, load_data_set
 
 
