@@ -110,6 +110,18 @@ def test_no_module_of_lists_imports_one_that_imports_it_back():
     assert cycles(import_graph()) == []
 
 
+def test_modules_outside_the_engine_use_it_only_through_its_public_face():
+    engine = "lists.battlescribe.engine"
+    past_the_face = [
+        f"{name} imports {target}"
+        for name, targets in import_graph().items()
+        if not name.startswith(engine)
+        for target in sorted(targets)
+        if target.startswith(f"{engine}.")
+    ]
+    assert past_the_face == []
+
+
 def test_imports_run_one_way_from_the_web_down_to_game_data_and_models():
     wrong = []
     for name, targets in import_graph().items():

@@ -20,9 +20,7 @@ share ids); the converter's reading only says what each entry is to us
 from __future__ import annotations
 
 from lists.battlescribe.converter import Converter
-from lists.battlescribe.engine.options import GroupOption, Option, root_options
-from lists.battlescribe.engine.roster import Roster
-from lists.battlescribe.engine.xml_loading import load_data_files
+from lists.battlescribe.engine import GroupOption, Option, Roster, load_data_files, root_options
 from lists.battlescribe.names import QUALITIES, THEATRE_SELECTOR
 from lists.battlescribe.nodes import Node, chosen_default
 from lists.battlescribe.reader import DataFile

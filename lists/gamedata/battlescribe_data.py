@@ -19,18 +19,21 @@ from pathlib import Path
 from django.db import transaction
 
 from lists import models
-from lists.battlescribe.engine.data_folder import DataFolder, DataFolderInvalid, nodes, read_data_folder
-from lists.battlescribe.engine.data_report import data_report
-from lists.battlescribe.engine.gamedata import GameData
-from lists.battlescribe.engine.model import (
+from lists.battlescribe.engine import (
     CATEGORY_LINK,
     ENTRY_LINK,
     SELECTION_ENTRY,
     Catalogue,
+    DataFolder,
+    DataFolderInvalid,
     Entry,
+    GameData,
     InfoGroup,
     Profile,
     Rule,
+    data_folder_report,
+    nodes,
+    read_data_folder,
 )
 from lists.gamedata.battlescribe_cache import keep_compiled
 
@@ -63,7 +66,7 @@ def load_data_set(
             existing.source_url = source_url
             existing.save(update_fields=["source_url"])
         return LoadedDataSet(existing, created=False)
-    report = data_report(checked, time.perf_counter() - started)
+    report = data_folder_report(checked, time.perf_counter() - started)
     with transaction.atomic():
         data_set = models.BattleScribeDataSet.objects.create(
             game_system_id=system.id,

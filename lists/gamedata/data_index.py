@@ -20,10 +20,8 @@ import json
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
-from lxml import etree
-
-from lists.battlescribe.engine.limits import MAX_REVISION
-from lists.battlescribe.engine.xml_loading import DATA_SUFFIXES, local_name, safe_parser
+from lists.battlescribe.engine import DATA_SUFFIXES, MAX_REVISION, local_name
+from lists.battlescribe.safe_xml import XmlRefused, parse_xml
 from lists.gamedata.fetching import SourceRefused
 
 MAX_INDEX_ENTRIES = 1_000  # files one index may list (BSData's largest repositories list about 150)
@@ -93,8 +91,8 @@ def is_data_index(xml: bytes) -> bool:
 def read_data_index(xml: bytes, address: str, join) -> list[IndexEntry]:
     """The entries of a `<dataIndex>`; `join(address, file_path)` places each file beside the index."""
     try:
-        root = etree.fromstring(xml, safe_parser())
-    except etree.XMLSyntaxError as error:
+        root = parse_xml(xml)
+    except XmlRefused as error:
         raise SourceRefused(f"{address}: not a readable data index ({error})") from None
     if local_name(root) != "dataIndex":
         raise SourceRefused(f"{address}: its root element is <{local_name(root)}>, a data index holds <dataIndex>")

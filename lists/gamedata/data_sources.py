@@ -26,7 +26,7 @@ from lxml import etree
 
 from lists import models
 from lists.battlescribe.archives import ArchiveRefused, read_members
-from lists.battlescribe.engine.xml_loading import DATA_SUFFIXES, MAX_XML_BYTES, unzip_if_needed
+from lists.battlescribe.engine import DATA_SUFFIXES, MAX_XML_BYTES, unzip_if_needed
 from lists.gamedata.battlescribe_data import LoadedDataSet, load_data_set
 from lists.gamedata.data_index import (
     IndexEntry,

@@ -11,13 +11,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from lists.battlescribe.engine import Roster
-from lists.battlescribe.engine.counting import evaluation_pass
-from lists.battlescribe.engine.elements import Force, Selection
-from lists.battlescribe.engine.entry_view import GroupFields, group_fields
-from lists.battlescribe.engine.options import GroupOption, Option
-from lists.battlescribe.engine.selecting import effective_count
-from lists.battlescribe.engine.validation import ValidationError, hidden_categories, roster_errors
+from lists.battlescribe.engine import (
+    Force,
+    GroupFields,
+    GroupOption,
+    Option,
+    Roster,
+    Selection,
+    ValidationError,
+    effective_count,
+    evaluation_pass,
+    group_fields,
+    hidden_categories,
+    roster_errors,
+)
 from lists.rosters.battlescribe_data_editing import held_under, selections_of
 from lists.rosters.battlescribe_data_rosters import number, primary_cost_type
 from lists.rosters.battlescribe_offers import root_offer

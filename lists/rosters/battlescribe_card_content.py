@@ -20,11 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from lists.battlescribe.engine import GameData, Roster
-from lists.battlescribe.engine.elements import Selection
-from lists.battlescribe.engine.info import ShownProfile, shown_info
-from lists.battlescribe.engine.model import InfoGroup, Profile
-from lists.battlescribe.engine.queries import Context
+from lists.battlescribe.engine import Context, GameData, InfoGroup, Profile, Roster, Selection, ShownProfile, shown_info
 from lists.rosters.battlescribe_data_rosters import primary_cost_type
 
 PROSE_WORDS = 12

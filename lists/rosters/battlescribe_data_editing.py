@@ -16,13 +16,18 @@ from collections import OrderedDict
 from django.db import transaction
 
 from lists import models
-from lists.battlescribe.engine import Roster
-from lists.battlescribe.engine.elements import Force, Selection
-from lists.battlescribe.engine.limits import DataLimitExceeded
-from lists.battlescribe.engine.options import Option
-from lists.battlescribe.engine.roster_files import children_named, read_roster_xml, write_roster_xml
-from lists.battlescribe.engine.selecting import effective_count
-from lists.battlescribe.engine.validation import roster_errors
+from lists.battlescribe.engine import (
+    DataLimitExceeded,
+    Force,
+    Option,
+    Roster,
+    Selection,
+    children_named,
+    effective_count,
+    read_roster_xml,
+    roster_errors,
+    write_roster_xml,
+)
 from lists.battlescribe.safe_xml import parse_xml
 from lists.gamedata.battlescribe_cache import battlescribe_game_data
 from lists.rosters.battlescribe_data_rosters import DataSetRoster, primary_cost_type

@@ -11,10 +11,7 @@ but the file does not hold, so the engine prices and judges the rebuilt roster a
 from __future__ import annotations
 
 from lists import models
-from lists.battlescribe.engine import Roster
-from lists.battlescribe.engine.elements import Force, Selection
-from lists.battlescribe.engine.options import find_option
-from lists.battlescribe.engine.validation import ValidationError, roster_errors
+from lists.battlescribe.engine import Force, Roster, Selection, ValidationError, find_option, roster_errors
 from lists.gamedata.battlescribe_cache import battlescribe_game_data
 from lists.rosters.battlescribe_data_rosters import DataSetRoster, number, primary_cost_type
 from lists.rosters.format import MAX_PROBLEMS, Problem, RosterFileInvalid

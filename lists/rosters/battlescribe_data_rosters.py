@@ -19,11 +19,16 @@ from dataclasses import dataclass, field
 from lxml.etree import _Element as Element
 
 from lists import models
-from lists.battlescribe.engine import GameData, Roster
-from lists.battlescribe.engine.elements import Force, Selection
-from lists.battlescribe.engine.options import find_option
-from lists.battlescribe.engine.roster_files import read_roster_tree
-from lists.battlescribe.engine.validation import ValidationError, roster_errors
+from lists.battlescribe.engine import (
+    Force,
+    GameData,
+    Roster,
+    Selection,
+    ValidationError,
+    find_option,
+    read_roster_tree,
+    roster_errors,
+)
 from lists.gamedata.battlescribe_cache import battlescribe_game_data
 from lists.rosters import battlescribe_ids
 from lists.rosters.battlescribe_reading import (

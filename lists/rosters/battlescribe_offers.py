@@ -9,13 +9,21 @@ root entries from; a force offers as child forces its entry's own child force en
 
 from __future__ import annotations
 
-from lists.battlescribe.engine import Roster
-from lists.battlescribe.engine.elements import NO_CATEGORY_ID, Force, Selection
-from lists.battlescribe.engine.entry_view import EntryView
-from lists.battlescribe.engine.gamedata import GameData
-from lists.battlescribe.engine.model import Catalogue, Entry
-from lists.battlescribe.engine.options import GroupOption, Option, find_option
-from lists.battlescribe.engine.validation import hidden_categories, in_force_category
+from lists.battlescribe.engine import (
+    NO_CATEGORY_ID,
+    Catalogue,
+    Entry,
+    EntryView,
+    Force,
+    GameData,
+    GroupOption,
+    Option,
+    Roster,
+    Selection,
+    find_option,
+    hidden_categories,
+    in_force_category,
+)
 
 
 def root_offer(

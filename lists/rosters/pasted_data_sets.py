@@ -11,8 +11,7 @@ entry stays out, each with its line and why.
 from __future__ import annotations
 
 from lists import models
-from lists.battlescribe.engine import Roster
-from lists.battlescribe.engine.roster_files import write_roster_xml
+from lists.battlescribe.engine import Roster, write_roster_xml
 from lists.gamedata.battlescribe_cache import battlescribe_game_data
 from lists.rosters.battlescribe_data_rosters import DataSetRoster, read_data_set_roster
 from lists.rosters.format import MAX_UNITS, Problem, RosterFileInvalid

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from lists import models
-from lists.battlescribe.engine.roster_files import write_roster_xml
+from lists.battlescribe.engine import write_roster_xml
 from lists.rosters import pasted_data_sets, pasted_packs
 from lists.rosters.battlescribe_reading import load_reading, parse_xml, read_roster_element
 from lists.rosters.format import MAX_PROBLEMS, Problem, RosterFileInvalid

@@ -5,8 +5,10 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 from lists import models
-from lists.battlescribe.engine.data_report import report_lines
-from lists.battlescribe.engine.limits import bounds_text
+from lists.battlescribe.engine import (
+    bounds_text,
+    report_lines,
+)
 from lists.gamedata.battlescribe_data import DataFolderInvalid
 from lists.gamedata.data_sources import SourceRefused, check_source, load_source
 
