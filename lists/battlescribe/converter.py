@@ -52,12 +52,13 @@ class Converter:
         }
         return self.categories[category_id]["key"]
 
-    def rule_key(self, name: str, rule_id: str, where: str) -> str:
-        """The pack rule for a BattleScribe rule name: the base pack's, else an import with our summary or by name."""
-        known = self.base_rule(name)
+    def rule_key(self, name: str, rule_id: str, where: str, key: str = "") -> str:
+        """The pack rule for a BattleScribe rule name: the base pack's, else an import with our summary or by
+        name; `key` names a rule whose name another nation's rule has too (a British choice "Vengeance")."""
+        known = None if key else self.base_rule(name)
         if known:
             return known
-        key = "bs-" + slug(name, 70)
+        key = key or "bs-" + slug(name, 70)
         if key not in self.rules:
             ours = self.rule_summaries.get(key)
             self.rules[key] = {
