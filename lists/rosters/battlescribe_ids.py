@@ -6,11 +6,11 @@ import json
 from functools import cache
 from pathlib import Path
 
+from lists.battlescribe.entry_ids import COST, GROUP, GROUP_KIND, LEAST, MOST, NAME, NODE_ID, PARENT, TYPE  # noqa: F401
+
 IDS_FILE = Path(__file__).resolve().parent.parent / "packs" / "bolt-action-2e" / "armies" / "battlescribe-ids.json"
 GAME_KEY = "bolt-action-2e"
 RULE_CHOICE_SETTING = "national-rules"  # the pack's setting naming the set of national rules a roster plays
-# Record fields of a tree entry (see entry_ids._walk).
-NODE_ID, NAME, TYPE, GROUP, GROUP_KIND, LEAST, MOST, PARENT, COST = range(9)
 
 
 @cache

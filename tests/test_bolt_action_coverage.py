@@ -1,0 +1,98 @@
+"""Every rule and weapon the BattleScribe data gives a Bolt Action unit is on that unit, and every chain a
+player can select in the data is mapped by the packs or named with its reason (scripts/bolt_action_coverage.py).
+
+Hand-checked against BA2 - Armies of Great Britain.cat (BSData/boltaction): the M5 Halftrack
+(2d66bb35-423b-0def-bd92-a68335ef8a8c) holds a "Pintle mount" group whose "Pintle-Mounted HMG (360)"
+(0c920c1f-350d-a872-dbb3-280738bc78d2, least 1) and two MMGs (15 points each) have no profile and no contents:
+only their names say what they carry.
+"""
+
+import io
+
+import pytest
+from pypdf import PdfReader
+
+from lists.cards import cards_pdf
+from lists.rosters.files import load_roster_file
+from tests import battlescribe_engine_rosters as made
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("real_packs")]
+needs_bsdata = pytest.mark.skipif(not made.BOLT_ACTION.is_dir(), reason="../shared/bsdata/boltaction is absent")
+
+BRITISH_M5 = """format: armybuilder-roster/1
+game: Bolt Action (2nd edition)
+army: great-britain-generic-reinforced-platoon
+name: Halftracks
+forces:
+  - name: 1st Platoon
+    organisation: Reinforced Platoon
+    units:
+      - {unit: great-britain-m5-halftrack, label: Halftrack, quality: Regular%s}
+"""
+
+
+@pytest.mark.parametrize("key", ["great-britain-m5-halftrack", "great-britain-m5-halftrack-2"])
+def test_the_british_m5s_pintle_weapons_have_the_weapons_their_names_give(client, key):
+    unit = client.get(f"/api/games/bolt-action-2e/units/{key}/").json()
+
+    weapons = {option["name"]: option["weapons"] for option in unit["options"]}
+    assert weapons["Pintle-Mounted HMG (360)"] == ["/api/games/bolt-action-2e/weapons/hmg/"]
+    assert weapons["Pintle-Mounted MMG (left arc)"] == ["/api/games/bolt-action-2e/weapons/mmg/"]
+
+
+def test_a_british_m5s_card_prints_its_preselected_hmgs_profile():
+    resolved = load_roster_file((BRITISH_M5 % "").encode(), "roster.yaml")
+    assert resolved.snapshot().units[0].options  # the HMG is taken when the unit is added, as BattleScribe does
+    pdf = cards_pdf(resolved.snapshot(), resolved.data)
+    text = " ".join(" ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(pdf)).pages)
+
+    assert 'Heavy machine gun (HMG) 36" 3' in text
+
+
+def read_back(builder) -> tuple:
+    """The engine's roster as BattleScribe saves it, read through our one door for roster files, then our export
+    of it read again: the units, the national rules played and the points of each."""
+    from lists.rosters.battlescribe_writing import export
+    from lists.rules.verdict import judge
+
+    ours = load_roster_file(builder.xml().encode(), "made.ros")
+    again = load_roster_file(export(ours.snapshot()), "again.ros")
+    units = [(u.unit_type.key, u.quality, u.own_size, dict(u.options)) for u in ours.snapshot().units]
+    assert units == [(u.unit_type.key, u.quality, u.own_size, dict(u.options)) for u in again.snapshot().units]
+    assert again.settings == ours.settings
+    return units, ours.settings, judge(ours.snapshot()).points, judge(again.snapshot()).points
+
+
+@needs_bsdata
+def test_anti_tank_grenades_bought_for_a_veteran_us_squad_are_read_at_the_engines_points():
+    """BA2 - Armies of the United States.cat: Infantry Squad (Early/Mid- War) (28809a19-...), each rating entry
+    holding its own Anti-tank Grenades (the Veteran's 852c-0b7c-42fd-099d, +2 a man)."""
+    b = made.Builder("Armies of the United States", "Husky", 1000)
+    force = b.force("1943: Operation Husky", "1st Platoon")
+    b.pick(b.existing(force, "Officer"), "Second Lieutenant", "Regular")
+    squad = b.pick(force, "Infantry Squad (Early/Mid- War)", "Veteran")
+    b.pick(squad, "Anti-tank Grenades")
+
+    units, _, points, again = read_back(b)
+
+    assert units[1][:2] == ("united-states-infantry-squad-early-mid-war", "veteran")
+    assert units[1][3] == {"anti-tank-grenades": units[1][2]}  # every man of the squad pays for them
+    assert points == again == b.points
+
+
+@needs_bsdata
+def test_a_british_sections_nco_smg_and_national_characteristic_are_read_at_the_engines_points():
+    """BA2 - Armies of Great Britain.cat: the Regular NCO of an Infantry Section (Late-War) holds a Rifle and an
+    SMG (e2e2-fa8b-c360-a5b0) with no group around them; the force's "National Charateristic" takes Rapid Fire."""
+    b = made.Builder("Armies of Great Britain", "Into the Reich", 1000)
+    force = b.force("1945: Into the Reich", "1 Platoon")
+    b.pick(b.existing(force, "National Charateristic"), "Rapid Fire")
+    b.pick(b.existing(force, "Officer"), "Second Lieutenant", "Regular")
+    section = b.pick(force, "Infantry Section (Late-War)", "Regular")
+    b.pick(b.existing(section, "Regular NCO"), "SMG")
+
+    units, settings, points, again = read_back(b)
+
+    assert units[1][0] == "great-britain-infantry-section-late-war-2" and units[1][3] == {"nco-smg": 1}
+    assert settings == {"national-rules": "Rapid Fire"}
+    assert points == again == b.points
