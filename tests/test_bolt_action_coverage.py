@@ -96,3 +96,56 @@ def test_a_british_sections_nco_smg_and_national_characteristic_are_read_at_the_
     assert units[1][0] == "great-britain-infantry-section-late-war-2" and units[1][3] == {"nco-smg": 1}
     assert settings == {"national-rules": "Rapid Fire"}
     assert points == again == b.points
+
+
+def _coverage():
+    import json
+    from pathlib import Path
+
+    from lists.battlescribe.coverage import cited_reasons, coverage
+
+    armies = Path(__file__).resolve().parents[1] / "lists" / "packs" / "bolt-action-2e" / "armies"
+    document = json.loads((armies / "battlescribe-ids.json").read_text())
+    report = (armies / "IMPORT-REPORT.md").read_text()
+    return {army.army: army for army in coverage(document, cited_reasons(report))}, report
+
+
+def test_the_coverage_names_every_army_and_maps_the_entries_players_files_hold():
+    found, report = _coverage()
+
+    assert len(found) == 25
+    not_mapped = {chain for army in found.values() for chain, _, _ in army.exceptions}
+    for chain in (
+        "28809a19-0876-529a-d180-27317a6a59d7::852c-0b7c-42fd-099d",  # a Veteran US squad's Anti-tank Grenades
+        "5e11-b3df-b2a1-36ec::e2e2-fa8b-c360-a5b0",  # a Regular British NCO's SMG
+        "ae71-670b-187c-7727",  # Great Britain's National Charateristic
+    ):
+        assert chain not in not_mapped
+    # The import report prints the same figures, per army.
+    britain = found["great-britain"]
+    row = f"| great-britain | {britain.chains} | {britain.share:.1f}% | {len(britain.exceptions) - len(britain.uncited)} |"
+    assert row in report
+
+
+def test_an_entry_the_packs_do_not_map_is_an_exception_cited_by_the_reason_the_report_gives_it():
+    from lists.battlescribe.coverage import coverage
+
+    squad = ["u-squad", "Squad", "unit", "", "", 0, None, "", 0]
+    tree = {
+        "root::u-squad": squad,
+        "root::u-lmg": ["u-lmg", "LMG", "upgrade", "", "", 0, 1, "root::u-squad", 20],
+        "root::u-skis": ["u-skis", "Skis", "upgrade", "", "", 0, 1, "root::u-squad", 5],
+        "root::u-lance": ["u-lance", "Lance", "upgrade", "", "", 0, 1, "root::u-squad", 1],
+        "root::u-lance::w": ["w", "Lance", "upgrade", "", "", 1, 1, "root::u-lance", 0],
+    }
+    unit = {"catalogue": "testland", "root": "root::u-squad", "chain": "root::u-squad", "options": [["lmg", "u-lmg"]]}
+    document = {"roots": {"testland": {"root::u-squad": tree}}, "units": {"squad": unit}}
+
+    (army,) = coverage(document, {"u-skis": "hidden in every theatre list"})
+
+    assert (army.chains, army.mapped) == (5, 2)
+    assert army.exceptions == [
+        ("root::u-skis", "Skis", "hidden in every theatre list"),
+        ("root::u-lance", "Lance", ""),  # named once: what it holds goes with it
+    ]
+    assert army.uncited == [("root::u-lance", "Lance", "")]

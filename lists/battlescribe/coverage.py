@@ -11,10 +11,12 @@ a gap of the converter.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from lists.battlescribe.entry_ids import GROUP_KIND, LEAST, NAME, NODE_ID, PARENT
 
+ENTRY_ID = re.compile(r"^[0-9a-f]{4,8}(-[0-9a-f]{4,12}){2,4}$")
 READ_AS_PART = ("quality", "men", "default")  # kinds a file's selection is read as, not as an option
 
 
@@ -112,7 +114,7 @@ def _reason(chain: str, node_id: str, reasons: dict[str, str]) -> str:
     return ""
 
 
-def report_lines(found: list[Coverage]) -> list[str]:
+def coverage_lines(found: list[Coverage]) -> list[str]:
     """The import report's section: per army, the chains, the share mapped and the exceptions by reason."""
     lines = ["| army | chains | mapped | exceptions cited | not cited |", "|---|---:|---:|---:|---:|"]
     for army in found:
@@ -122,3 +124,13 @@ def report_lines(found: list[Coverage]) -> list[str]:
     for army in found:
         lines += [f"| {army.army} | {chain} | {name} | {why or 'NOT CITED'} |" for chain, name, why in army.exceptions]
     return lines
+
+
+def cited_reasons(report: str) -> dict[str, str]:
+    """Entry id -> why, from an import report's tables of entries left out (where | id | why)."""
+    reasons: dict[str, str] = {}
+    for line in report.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) == 3 and ENTRY_ID.match(cells[1]):
+            reasons.setdefault(cells[1], cells[2])
+    return reasons
