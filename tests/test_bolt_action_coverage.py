@@ -149,3 +149,69 @@ def test_an_entry_the_packs_do_not_map_is_an_exception_cited_by_the_reason_the_r
         ("root::u-lance", "Lance", ""),  # named once: what it holds goes with it
     ]
     assert army.uncited == [("root::u-lance", "Lance", "")]
+
+
+@needs_bsdata
+def test_an_italian_list_in_the_game_systems_reinforced_platoon_is_read_and_its_verdict_says_why_it_cannot_be_legal():
+    """BA2 - Armies of Italy.cat: the game system's Reinforced Platoon (efef-703c-d244-559f) is offered to every
+    Italian list, but its Lieutenant slot counts Headquarters where Italy's lieutenants are Platoon Commanders.
+    The player leaves the Officer entry BattleScribe adds to the force empty and takes two Infantry Sections,
+    one through the link shown in that platoon only (a7d7-a5a3-793f-eeef)."""
+    from lists.rules.verdict import judge
+
+    b = made.Builder("Armies of Italy", "Sicily", 1000)
+    force = b.force("1943: The Defence of Sicily (Armies of Italy)", "Plotone")
+    b.pick(force, "Infantry Section", "Infantry Section", "Regular")
+    b.pick(force, "Infantry Section", "Infantry Section", "Regular")
+    xml = b.xml()
+    compulsory_link = "a7d7-a5a3-793f-eeef::4545-02d7-4870-4f2e"
+    xml = xml.replace(force.selections[-1].entry_id, compulsory_link, 1) if compulsory_link not in xml else xml
+
+    resolved = load_roster_file(xml.encode(), "plotone.ros")
+    verdict = judge(resolved.snapshot())
+
+    assert [u.unit_type.name for u in resolved.snapshot().units] == ["Infantry Section", "Infantry Section"]
+    assert verdict.points == b.points
+    (missing,) = [f for f in verdict.findings if f.code == "org.missing"]
+    assert "needs at least 1 Lieutenant" in missing.message
+    assert "No unit of this army list can fill Lieutenant in this organisation" in missing.fix
+
+
+def test_the_same_italian_platoon_as_a_yaml_file_is_read_with_the_same_finding():
+    from lists.rules.verdict import judge
+
+    resolved = load_roster_file(
+        b"""format: armybuilder-roster/1
+game: Bolt Action (2nd edition)
+army: "1943: The Defence of Sicily (Armies of Italy)"
+name: Plotone
+forces:
+  - name: Plotone
+    organisation: Reinforced Platoon
+    units:
+      - {unit: italy-infantry-section, quality: Regular}
+      - {unit: italy-infantry-section, quality: Regular}
+""",
+        "plotone.yaml",
+    )
+
+    findings = judge(resolved.snapshot()).findings
+    assert [f.code for f in findings if f.rule == "bs-reinforced-platoon"] == ["org.missing"]
+
+
+def test_the_us_market_garden_list_is_dated_1944_with_the_erratum_cited(client):
+    """BA2 - Armies of the United States.cat names its list 7ed7-55c8-4fb6-bc07 "1943: Operation Market Garden";
+    the operation was fought in September 1944, as Great Britain's own list of it says ("1944: Market Garden")."""
+    army = client.get("/api/games/bolt-action-2e/armies/united-states-1943-operation-market-garden/").json()
+    game = client.get("/api/games/bolt-action-2e/").json()
+
+    assert army["name"] == "1944: Operation Market Garden"
+    (erratum,) = [e for e in game["errata"] if e["source_value"] == "1943: Operation Market Garden"]
+    assert erratum["used_value"] == "1944: Operation Market Garden" and "September 1944" in erratum["reason"]
+    resolved = load_roster_file(
+        b"format: armybuilder-roster/1\ngame: Bolt Action (2nd edition)\n"
+        b"army: united-states-1943-operation-market-garden\nname: Arnhem\n"
+        b"forces:\n  - {name: 1st Platoon, units: [{unit: united-states-paratrooper-squad-late-war, quality: Veteran}]}\n",
+        "arnhem.yaml",
+    )
+    assert resolved.snapshot().army_name == "1944: Operation Market Garden"

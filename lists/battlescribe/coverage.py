@@ -50,9 +50,11 @@ def coverage(document: dict, reasons: dict[str, str]) -> list[Coverage]:
             _cover_tree(army, tree, [u for u in units if u["root"] == root], armies, reasons)
         choices = {root for root, _, _ in document.get("rule_choices", {}).get(nation, {}).values()}
         picks = {chain for _, chain, _ in document.get("rule_choices", {}).get(nation, {}).values()}
+        unit_entries = [chain.rsplit("::", 1)[-1] for chain in {*(unit["chain"] for unit in units), *roots}]
         for chain, (name, compulsory) in document.get("other_roots", {}).get(nation, {}).items():
             army.chains += 1
-            if compulsory or chain in choices:
+            # A unit's entry by another root link is read as that unit (lists/rosters/battlescribe_ids.py).
+            if compulsory or chain in choices or unit_entries.count(chain.rsplit("::", 1)[-1]) == 1:
                 army.mapped += 1
             else:
                 army.exceptions.append((chain, name, _reason(chain, chain, reasons)))

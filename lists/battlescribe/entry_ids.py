@@ -49,6 +49,7 @@ def entry_ids(converter: Converter, files: dict[str, dict]) -> dict:
         # Root entries that are neither units nor theatre selectors (chain -> [name, BattleScribe adds it to
         # every new force]): a file may hold them empty, as BattleScribe adds them (Command Vehicle Options).
         "other_roots": {},
+        "force_roots": {},  # nation -> the kept root entries BattleScribe adds to every new force (the Officer)
         # The sets of national rules a roster picks one of (Italy's "National Rules"): set name -> [its root
         # entry's chain, the chosen entry's chain, the chosen entry's record], so files read and write the pick.
         "rule_choices": {},
@@ -96,6 +97,7 @@ def entry_ids(converter: Converter, files: dict[str, dict]) -> dict:
         document["other_roots"][nation] = {
             chain: [tree[chain][1], chain in compulsory] for chain, tree in trees.items() if chain not in kept
         }
+        document["force_roots"][nation] = sorted(chain for chain in compulsory if chain in kept)
         names = {choice["name"] for choice in armies[0].get("rule_choices", [])}
         picks = {
             record[1]: [root_chain, chain, record]

@@ -11,7 +11,7 @@ from lists.battlescribe.converter import Converter
 from lists.battlescribe.coverage import Coverage, coverage, coverage_lines
 from lists.battlescribe.entry_ids import FILE_NAME, entry_ids
 from lists.battlescribe.nodes import Report
-from lists.battlescribe.offered_forces import offer_fillable
+from lists.battlescribe.offered_forces import fillable_forces
 from lists.battlescribe.organisation_facts import apply_facts
 from lists.battlescribe.overrides import Applied, apply_overrides, apply_shown_names, load_overrides
 from lists.battlescribe.pack_writer import PackWriter
@@ -62,7 +62,7 @@ def import_data(
     category_keys = {category["name"]: category["key"] for category in converter.categories.values()}
     organisations = [o for content in files.values() for o in content.get("organisations", [])]
     facts = apply_facts(organisations, corrections.organisation_facts, category_keys)
-    offered = offer_fillable(organisations, files)
+    offered = fillable_forces(organisations, files)
     files["shared.yaml"]["errata"] = [
         {
             "where": f"{a.override.file or 'every file'}: {a.override.id or a.override.field}",
