@@ -215,3 +215,22 @@ def test_the_us_market_garden_list_is_dated_1944_with_the_erratum_cited(client):
         "arnhem.yaml",
     )
     assert resolved.snapshot().army_name == "1944: Operation Market Garden"
+
+
+def test_the_check_finds_a_weaponless_weapon_option_and_a_rule_the_pack_leaves_off():
+    """lists/battlescribe/profile_check.py, on what the engine shows for an option taken."""
+    from lists.battlescribe.profile_check import PackNames, option_differences
+
+    names = PackNames(weapons={"heavy machine gun (hmg)": "hmg"}, worded={"bs-tank-hunters"})
+    armed = {"name": "Pintle-Mounted HMG (360)", "weapons": ["hmg"], "rules": ["bs-tank-hunters"]}
+    weaponless = {"name": "Pintle-Mounted HMG (360)"}
+    grenades = {"name": "Anti-tank Grenades", "weapons": []}
+
+    assert option_differences(names, armed, {"Heavy machine gun (HMG)"}, {"Tank Hunters"}) == []
+    assert option_differences(names, weaponless, set(), set()) == ["a weapon option carrying no weapon"]
+    assert option_differences(names, grenades, set(), {"Tank Hunters"}) == [
+        "rules the data gives it and the pack does not: bs-tank-hunters"
+    ]
+    assert option_differences(names, grenades, {"Rifle"}, set()) == [
+        "weapons the data gives it and the pack does not: bs-rifle"
+    ]
