@@ -8,6 +8,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db.backends.sqlite3.base import SQLiteCursorWrapper
 
+from tests.live_database import transactions_in_turn  # noqa: F401 - the live server's tests' fixture
+
 LOCK_WAIT_SECONDS = 10
 
 
@@ -243,3 +245,14 @@ def worker_signals():
     yield
     for number, handler in saved.items():
         signal.signal(number, handler)
+
+
+@pytest.fixture
+def served(tmp_path):
+    """BattleScribe data published on the loopback address from tmp_path/served (tests/data_server.py)."""
+    from tests.data_server import DataServer
+
+    (tmp_path / "served").mkdir()
+    server = DataServer(tmp_path / "served")
+    yield server
+    server.close()

@@ -392,11 +392,13 @@ def test_settings_share_one_card_and_every_unit_has_its_own(client, data_sets):
     response = client.get(f"/bs/r/{kept.share_id}/cards.pdf")
     assert response.status_code == 200 and response.content.startswith(b"%PDF"), response.content[:300]
     pages = [" ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(response.content)).pages]
-    # The force's order dice count prints nothing of its own: it is a line of the settings card, not a card.
-    assert len(pages) == 3, pages
-    assert "Roster settings" in pages[0] and re.search(r"Selections: Order Dice: \d+ ", pages[0]), pages[0]
-    assert "Order Dice" not in " ".join(pages[1:])
-    assert [("Officer" in page, "Rifle Squad" in page) for page in pages[1:]] == [(True, False), (False, True)]
+    # The roster card (its share link as a QR code) first; the force's order dice count prints nothing of its own:
+    # it is a line of the settings card, not a card.
+    assert len(pages) == 4, pages
+    assert "Scan to open this roster" in pages[0]
+    assert "Roster settings" in pages[1] and re.search(r"Selections: Order Dice: \d+ ", pages[1]), pages[1]
+    assert "Order Dice" not in " ".join(pages[2:])
+    assert [("Officer" in page, "Rifle Squad" in page) for page in pages[2:]] == [(True, False), (False, True)]
 
 
 def test_a_player_names_and_notes_a_unit_and_the_share_page_the_ros_and_the_cards_keep_them(client, data_sets):
@@ -412,7 +414,8 @@ def test_a_player_names_and_notes_a_unit_and_the_share_page_the_ros_and_the_card
     ros = client.get(f"/bs/r/{kept.share_id}/roster.ros").content.decode()
     assert 'customName="Lahti\'s section"' in ros and "<customNotes>Holds the farm &lt;b&gt;</customNotes>" in ros
     cards = " ".join(
-        PdfReader(io.BytesIO(client.get(f"/bs/r/{kept.share_id}/cards.pdf").content)).pages[1].extract_text().split()
+        # After the roster card and the settings card.
+        PdfReader(io.BytesIO(client.get(f"/bs/r/{kept.share_id}/cards.pdf").content)).pages[2].extract_text().split()
     )
     assert "Lahti's section" in cards and "Holds the farm <b>" in cards
 

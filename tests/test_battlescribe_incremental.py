@@ -66,13 +66,13 @@ def verdict(roster: Roster) -> tuple[dict, list[tuple]]:
 def evaluations(monkeypatch) -> list[Roster]:
     """The rosters evaluated, once per evaluation."""
     seen: list[Roster] = []
-    evaluate = Roster.refresh
+    evaluate = Roster.evaluate
 
     def counted(roster: Roster) -> None:
         seen.append(roster)
         evaluate(roster)
 
-    monkeypatch.setattr(Roster, "refresh", counted)
+    monkeypatch.setattr(Roster, "evaluate", counted)
     return seen
 
 
@@ -191,3 +191,14 @@ def test_units_of_one_name_are_labelled_in_turn_past_a_players_own_name_taken_fi
     labels = [found.labels[id(squad)] for squad in squads]
     assert labels[:4] == ["Rifle Squad (3)", "Rifle Squad", "Rifle Squad (2)", "Rifle Squad (4)"]
     assert labels[-1] == "Rifle Squad (300)" and len(set(labels)) == 300
+
+
+def test_a_count_of_zero_at_a_forces_root_removes_every_unit_of_the_entry():
+    folder, catalogue, force, units, _men = ARMIES[0]
+    data = data_of(folder, catalogue)
+    roster, platoon, squad = army(data, force, units + ["Rifle Squad"])
+    officer_only = army(data, force, units[:1])[0]
+    assert sum(s.name == "Rifle Squad" for s in platoon.selections) == 2
+    roster.set_count(squad, 0)
+    assert not any(s.name == "Rifle Squad" for s in platoon.selections)
+    assert verdict(roster) == verdict(officer_only)

@@ -38,7 +38,7 @@ def browser():
 
 
 @pytest.fixture
-def site(live_server, packs_in_database):
+def site(live_server, packs_in_database, transactions_in_turn):
     return live_server.url
 
 

@@ -24,7 +24,7 @@ from tests.test_browser_pdf import run_the_worker_when_a_render_is_queued
 
 
 @pytest.fixture
-def site(live_server, transactional_db):
+def site(live_server, transactional_db, transactions_in_turn):
     return live_server.url
 
 

@@ -34,7 +34,7 @@ KEEP = "text=Keep offline on this device"
 
 
 @pytest.fixture
-def site(live_server, transactional_db):
+def site(live_server, transactional_db, transactions_in_turn):
     """The live site with the Flames of War data loaded, or a skip where ../shared lacks it."""
     if not FLAMES_OF_WAR.is_dir():
         pytest.skip(f"no data at {FLAMES_OF_WAR}")

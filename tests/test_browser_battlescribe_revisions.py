@@ -16,7 +16,7 @@ from tests.test_browser_battlescribe import offer
 
 
 @pytest.fixture
-def site(live_server, transactional_db, tmp_path):
+def site(live_server, transactional_db, tmp_path, transactions_in_turn):
     if not SOURCE.is_dir():
         pytest.skip(f"no data at {SOURCE}")
     return live_server.url

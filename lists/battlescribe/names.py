@@ -4,10 +4,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from lists.battlescribe.nodes import Node
 
 SOURCE = "BSData/boltaction"
 QUALITIES = ("inexperienced", "regular", "veteran")
@@ -117,8 +113,3 @@ def role_of(name: str, kind: str) -> str:
     if "crew" in lowered or kind in ("team", "artillery"):
         return "crew"
     return "soldier"
-
-
-def is_man(node: Node) -> bool:
-    """A model entry, or one named for a man or an NCO (a Partisan "Regular Man", an upgrade by type)."""
-    return node.entry_type == "model" or bool(MAN.search(node.name)) or role_of(node.name, "infantry") == "nco"

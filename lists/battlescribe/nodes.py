@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
-from lists.battlescribe.names import QUALITIES, number, quality_name
+from lists.battlescribe.names import MAN, QUALITIES, number, quality_name, role_of
 from lists.battlescribe.reader import DataFile
 
 
@@ -122,3 +122,8 @@ class Army:
     catalogue: DataFile
     source_id: str
     selector_ids: list[tuple[str, str, str]] = field(default_factory=list)  # (id, key, name)
+
+
+def is_man(node: Node) -> bool:
+    """A model entry, or one named for a man or an NCO (a Partisan "Regular Man", an upgrade by type)."""
+    return node.entry_type == "model" or bool(MAN.search(node.name)) or role_of(node.name, "infantry") == "nco"

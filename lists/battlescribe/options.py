@@ -12,7 +12,6 @@ from lists.battlescribe.force_limits import option_force_limits
 from lists.battlescribe.names import (
     MAN,
     QUALITIES,
-    is_man,
     number,
     quality_name,
     quality_of,
@@ -21,7 +20,7 @@ from lists.battlescribe.names import (
     slug,
     whole,
 )
-from lists.battlescribe.nodes import Node, Report, chosen_default
+from lists.battlescribe.nodes import Node, Report, chosen_default, is_man
 from lists.battlescribe.unit_part import Part
 
 

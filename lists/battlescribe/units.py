@@ -22,7 +22,6 @@ from lists.battlescribe.names import (
     SOURCE,
     UNIT_KINDS,
     counted,
-    is_man,
     number,
     quality_name,
     quality_of,
@@ -31,7 +30,7 @@ from lists.battlescribe.names import (
     whole,
     without_quality,
 )
-from lists.battlescribe.nodes import Army, Node, chosen_default
+from lists.battlescribe.nodes import Army, Node, chosen_default, is_man
 from lists.battlescribe.options import OptionsMixin, apply_quality_max
 from lists.battlescribe.reader import DataFile
 from lists.battlescribe.unit_part import Part

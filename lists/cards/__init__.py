@@ -23,7 +23,8 @@ The package is split by what it draws: `layout` (sizes, blocks, cards),
 `blocks` (what a unit's card says), `vehicles` and `squads` (a vehicle's move
 and mounted weapons, a squad's weapons by who carries them), `packing` (cards
 filled from measured blocks), `renderer` (WeasyPrint, locked), `pdfs` (batches,
-cache, sheets) and `list_summary` (the organiser's list and plain text);
+cache, sheets), `list_summary` (the organiser's list and plain text) and `roster_card` (the first card of a
+printed roster: its name and share link as a QR code);
 `battlescribe_cards` prints the cards and list of a roster of any loaded BattleScribe data set
 from the data's profiles (a page per card, sized from the game's widest profile).
 

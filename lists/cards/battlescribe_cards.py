@@ -26,6 +26,7 @@ from django.template.loader import render_to_string
 from lists import models
 from lists.cards.list_summary import share_code
 from lists.cards.renderer import render_pdf, templates_digest
+from lists.cards.roster_card import roster_card_context
 from lists.rosters.battlescribe_card_content import (
     UnitCard,
     number,
@@ -65,24 +66,30 @@ def table_class(columns: int) -> str:
     return "wide" if columns > WIDE_COLUMNS else ""
 
 
-def cards_html(found: DataSetRoster, cards: list[UnitCard]) -> str:
+def cards_html(found: DataSetRoster, cards: list[UnitCard], link: str = "") -> str:
+    """The cards as one document, a page each; with a share `link`, the roster card first (the link as a QR code)."""
     data = found.roster.data
     page = card_format(data)
+    game = data.game_system.name
+    # The QR code 60% of the landscape page's height: room above and below it for the name and the link.
+    roster_card = roster_card_context(found.roster.name, game, link, page.height_mm * 0.6) if link else None
     return render_to_string(
         "cards/battlescribe_cards.html",
         {
             "cards": [(card, [(table, table_class(len(table.columns))) for table in card.tables]) for card in cards],
             "page": page,
-            "game": data.game_system.name,
+            "game": game,
+            "roster_card": roster_card,
             "revision": found.data_set.revision,
             "roster_name": found.roster.name,
         },
     )
 
 
-def battlescribe_cards_pdf(found: DataSetRoster, summaries: dict[str, str] | None = None) -> bytes:
-    """The unit cards of a roster read by the engine, one or more card pages per unit."""
-    return render_pdf(cards_html(found, roster_cards(found.roster, summaries)))
+def battlescribe_cards_pdf(found: DataSetRoster, summaries: dict[str, str] | None = None, link: str = "") -> bytes:
+    """The unit cards of a roster read by the engine, one or more card pages per unit; with a share `link`, the
+    roster card first."""
+    return render_pdf(cards_html(found, roster_cards(found.roster, summaries), link))
 
 
 def list_context(found: DataSetRoster) -> dict:
@@ -154,7 +161,7 @@ def battlescribe_pdf_key(kind: str, kept: models.BattleScribeRoster, link: str =
     """The cache key of a stored roster's `cards` or `list` PDF: every saved edit raises the roster's version, and
     new templates change their digest, so a cached PDF is never older than the roster or the look it shows."""
     look = pdf_look(kind)
-    printed = hashlib.sha256(link.encode()).hexdigest()[:16] if link else "-"  # the list's QR code of its link
+    printed = hashlib.sha256(link.encode()).hexdigest()[:16] if link else "-"  # the QR code of its link
     return f"pdf:bs-{kind}:{look}:{kept.data_set.digest}:{kept.share_id}:{kept.version}:{printed}"
 
 
@@ -164,5 +171,7 @@ def card_units(found: DataSetRoster) -> int:
 
 
 def battlescribe_pdf(kind: str, found: DataSetRoster, link: str = "") -> bytes:
-    """The roster's unit cards (`cards`) or organiser's list (`list`, carrying its share `link` as a QR code)."""
-    return battlescribe_cards_pdf(found) if kind == "cards" else battlescribe_list_pdf(found, link=link)
+    """The roster's unit cards (`cards`) or organiser's list (`list`), each carrying its share `link` as a QR code."""
+    if kind == "cards":
+        return battlescribe_cards_pdf(found, link=link)
+    return battlescribe_list_pdf(found, link=link)

@@ -23,7 +23,7 @@ class Layout:
     paper: str = "a4"
     merge: bool = False
     notes: bool = False  # the organiser's list shows the units' notes only when asked (`?notes=1`)
-    link: str = ""  # the roster's share link, printed on the organiser's list as a QR code
+    link: str = ""  # the roster's share link, printed as a QR code on the organiser's list and the first card
 
     def __post_init__(self):
         if self.card not in CARD_SIZES or self.paper not in PAPER_SIZES:

@@ -16,6 +16,7 @@ from lists.cards.layout import CACHE_SECONDS, CARD_SIZES, LIST_VARIANT, Block, C
 from lists.cards.list_summary import list_context, share_code
 from lists.cards.packing import _body_key, _first_pass, card_groups
 from lists.cards.renderer import _lay_out, render_pdf, templates_digest
+from lists.cards.roster_card import roster_card_pdf
 from lists.gamedata.loading import GameData
 from lists.gamedata.snapshot import RosterSnapshot
 from lists.rosters.fingerprint import pdf_cache_key
@@ -50,7 +51,7 @@ def sheets(count: int, layout: Layout) -> list[dict]:
 def pdf_key(kind: str, roster: RosterSnapshot, data: GameData, layout: Layout) -> str:
     """The cache key of this roster's whole PDF of this kind in this layout, as its templates now are."""
     variant = layout.variant if kind == "cards" else LIST_VARIANT + ("-notes" if layout.notes else "")
-    if kind != "cards" and layout.link:  # the printed QR code: a roster's content alone no longer names its PDF
+    if layout.link:  # the printed QR code (the list's, the roster card's): a roster's content no longer names its PDF
         variant += "-" + hashlib.sha256(layout.link.encode()).hexdigest()[:16]
     return pdf_cache_key(kind, variant, templates_digest(kind), roster, data)
 
@@ -322,11 +323,20 @@ def _cached(kind: str, roster: RosterSnapshot, data: GameData, layout: Layout, b
 DEFAULT_LAYOUT = Layout()  # poker cards on A4
 
 
+ROSTER_CARD = "roster-card"  # the roster card's PDF among the batches a cards PDF draws from
+
+
 def cards_pdf(roster: RosterSnapshot, data: GameData, layout: Layout = DEFAULT_LAYOUT) -> bytes:
-    """The roster's unit cards on sheets of paper, the rules reference last; cached, and built from cached cards."""
+    """The roster's unit cards on sheets of paper, the rules reference last; cached, and built from cached cards.
+    With a share `link` (`layout.link`), the roster card comes first: its name and the link as a QR code."""
 
     def build() -> bytes:
         placed, batches = card_pages(card_groups(roster, data, layout), layout, data)
+        if layout.link:  # not cached apart: it is the roster's own, as the whole PDF is
+            name = roster.name or roster.army_title or roster.army_name
+            subtitle = (roster.army_title or roster.army_name) if roster.name else ""
+            batches[ROSTER_CARD] = roster_card_pdf(name, subtitle, layout.link, layout)
+            placed = [[(ROSTER_CARD, 0, 0.0, 0.0, None)], *placed]
         return assemble(placed, batches, layout)
 
     return _cached("cards", roster, data, layout, build)

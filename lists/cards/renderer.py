@@ -131,9 +131,16 @@ def _code_digest() -> str:
 
 # Everything that decides how each kind of PDF looks (the list is printed with the cards' stylesheet too).
 PDF_TEMPLATES = {
-    "cards": ("cards/ua.css", "cards/cards.css", "cards/cards.html", "cards/_block.html"),
+    "cards": (
+        "cards/ua.css",
+        "cards/cards.css",
+        "cards/cards.html",
+        "cards/_block.html",
+        "cards/roster_card.html",
+        "cards/_roster_card.html",
+    ),
     "list": ("cards/cards.css", "cards/list.html"),
-    "battlescribe-cards": ("cards/cards.css", "cards/battlescribe_cards.html"),
+    "battlescribe-cards": ("cards/cards.css", "cards/battlescribe_cards.html", "cards/_roster_card.html"),
     "battlescribe-list": ("cards/cards.css", "cards/battlescribe_list.html"),
 }
 

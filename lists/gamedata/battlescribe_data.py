@@ -45,14 +45,23 @@ class LoadedDataSet:
     created: bool  # False: these files were loaded before, nothing was written
 
 
-def load_data_set(folder: str | Path, progress: Callable[[str], None] | None = None) -> LoadedDataSet:
-    """Read and check a folder, then write it as a data set in one transaction (see the module)."""
+def load_data_set(
+    folder: str | Path, progress: Callable[[str], None] | None = None, source_url: str = ""
+) -> LoadedDataSet:
+    """Read and check a folder, then write it as a data set in one transaction (see the module).
+
+    `source_url` is the address the folder's files were fetched from (`data_sources`); the folder is then a
+    temporary one and not kept. Files loaded before from elsewhere now name this address as their source.
+    """
     started = time.perf_counter()
     checked = read_data_folder(Path(folder).resolve(), progress)
     system = checked.game_data.game_system
     existing = models.BattleScribeDataSet.objects.filter(game_system_id=system.id, digest=checked.digest).first()
     if existing is not None:
         keep_compiled(existing, checked.game_data, unless_kept=True)
+        if source_url and existing.source_url != source_url:
+            existing.source_url = source_url
+            existing.save(update_fields=["source_url"])
         return LoadedDataSet(existing, created=False)
     report = data_report(checked, time.perf_counter() - started)
     with transaction.atomic():
@@ -60,7 +69,8 @@ def load_data_set(folder: str | Path, progress: Callable[[str], None] | None = N
             game_system_id=system.id,
             name=system.name,
             revision=system.revision,
-            source_folder=str(checked.path),
+            source_folder="" if source_url else str(checked.path),
+            source_url=source_url,
             digest=checked.digest,
             report=report,
         )

@@ -125,6 +125,8 @@ class EventForm(forms.Form):
         system = cleaned.get("game")
         if isinstance(system, models.BattleScribeDataSet):
             return self._clean_data_set_event(cleaned, system)
+        # The event's game: one of our packs' (`system`) or a loaded data set at one revision (`data_set`).
+        cleaned["system"], cleaned["data_set"] = system, None
         if system is None:
             return cleaned
         armies = {army.key: army.key for army in models.Army.objects.filter(system=system)}
@@ -172,6 +174,7 @@ class EventForm(forms.Form):
                     "and the points limit only. Leave it empty.",
                 )
         self._clean_deadline(cleaned)
+        cleaned["system"], cleaned["data_set"] = None, data_set
         return cleaned
 
 

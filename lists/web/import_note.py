@@ -12,7 +12,7 @@ from lists.rules.verdict import judge
 def imported(request: HttpRequest, opened: HttpResponse, resolved) -> HttpResponse:
     """After a BattleScribe file is imported: where its own total differs from ours, a page saying so (with the
     units that differ) before the editor; else straight on to the editor (`opened`, which sets the cookie)."""
-    if resolved.file_points is None:
+    if getattr(resolved, "file_points", None) is None:  # only files priced by a pack carry their own points
         return opened
     snapshot = resolved.snapshot()
     verdict = judge(snapshot)

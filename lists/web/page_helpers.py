@@ -15,9 +15,7 @@ from django_ratelimit.core import is_ratelimited
 from django_ratelimit.decorators import ratelimit
 
 from lists import models
-from lists.gamedata.loading import game_data, roster_snapshot
 from lists.rosters.files import MAX_DIGITS, MAX_FILE_BYTES
-from lists.rosters.sharing import roster_for_share
 
 
 def _creation_rate(group, request) -> str:
@@ -36,6 +34,19 @@ def _page_rate(group, request) -> str:
 # The pages that cost most to build (a 400-unit roster's editor, the organiser's page of 256 lists, PDFs):
 # each client address gets a budget of GETs, so a few clients asking over and over cannot hold every web thread.
 limit_pages = ratelimit(key="ip", rate=_page_rate, method="GET", group="pages", block=True)
+
+
+def _edit_rate(group, request) -> str:
+    return settings.EDIT_RATE
+
+
+# Every change to a roster of any kind is a POST that rewrites it: each client address gets a budget of them.
+limit_edits = ratelimit(key="ip", rate=_edit_rate, method="POST", group="edits", block=True)
+
+
+def adds_limited(request: HttpRequest) -> bool:
+    """Units are added one POST at a time, to a roster of any kind: a client may add only so many a minute."""
+    return is_ratelimited(request, group="edit-units", key="ip", rate=settings.UNIT_ADD_RATE, increment=True)
 
 
 def too_many_requests(request: HttpRequest, exception) -> HttpResponse:
@@ -89,13 +100,6 @@ def download(content: bytes | str, content_type: str, filename: str) -> HttpResp
     response["Content-Disposition"] = content_disposition_header(as_attachment=True, filename=filename)
     response["X-Robots-Tag"] = "noindex, nofollow"
     return response
-
-
-def printable(share_id: str):
-    """The shared roster, its snapshot and its game data: what every printout is made of."""
-    roster = roster_for_share(share_id)
-    snapshot = roster_snapshot(roster)
-    return roster, snapshot, game_data(roster.system)
 
 
 def pdf_or_job(request: HttpRequest, key: str, follow, start) -> tuple[bytes | None, object, HttpResponse | None]:

@@ -21,7 +21,8 @@ Entry points:
   engine at roster time (`DataLimitExceeded`); `pickled.dumps`/`loads`: compiled data as bytes, for a
   cache every process reads
 - `Roster(game_data)`: `add_force`, `select`, `deselect`, `remove`, `set_count`, `set_cost_limit`...; each
-  evaluates the roster once, and `with roster.action():` makes many of them one evaluation
+  evaluates the roster once, and `with roster.action():` makes many of them one evaluation; an
+  evaluation re-evaluates only the forces the action can reach (`incremental`), `refresh()` everything
 - `roster_state(roster)` and `roster.errors()`; `read_roster_xml` / `write_roster_xml` for .ros files.
 """
 

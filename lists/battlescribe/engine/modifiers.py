@@ -28,6 +28,10 @@ def condition_holds(condition: Condition, context: Context) -> bool:
     kind = condition.type
     if kind in ("instanceOf", "notInstanceOf"):
         found = instance_of(condition, context)
+        recorder = context.roster.recorder
+        if recorder is not None and condition.query.scope != "self":  # its own categories are the data's here
+            key = ("instance", id(condition), id(context.target), id(context.parent))
+            recorder.read(key, found, instance_of, (condition, context), context.parent)
         return found if kind == "instanceOf" else not found
     compare = COMPARISONS.get(kind)
     if compare is None:

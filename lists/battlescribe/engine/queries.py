@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
 
 from .counting import count_selections
 from .elements import Force, Selection
 from .model import Query
-
-if TYPE_CHECKING:
-    from .roster import Roster
+from .roster_protocol import RosterProtocol
 
 NAN = math.nan
 SELECTION_TYPES = ("unit", "model", "upgrade")
@@ -24,19 +21,27 @@ class Context:
 
     __slots__ = ("force", "parent", "roster", "target")
 
-    def __init__(self, roster: Roster, force: Force | None, parent: Selection | Force | None, target: object) -> None:
+    def __init__(
+        self, roster: RosterProtocol, force: Force | None, parent: Selection | Force | None, target: object
+    ) -> None:
         self.roster = roster
         self.force = force
         self.parent = parent
         self.target = target
 
     @classmethod
-    def of_selection(cls, roster: Roster, selection: Selection) -> Context:
+    def under(cls, roster: RosterProtocol, parent: Force | Selection, target: object = None) -> Context:
+        """The context of an element under `parent` (`target`: the element itself, if selected)."""
+        force = parent if isinstance(parent, Force) else parent.force
+        return cls(roster, force, parent, target)
+
+    @classmethod
+    def of_selection(cls, roster: RosterProtocol, selection: Selection) -> Context:
         """The context of a selection."""
         return cls(roster, selection.force, selection.container, selection)
 
     @classmethod
-    def of_force(cls, roster: Roster, force: Force) -> Context:
+    def of_force(cls, roster: RosterProtocol, force: Force) -> Context:
         """The context of a force."""
         return cls(roster, force, force.parent, force)
 
@@ -98,7 +103,7 @@ def option_has_id(selection: Selection, entry_id: str) -> bool:
     return entry_id in (option.id, option.entry.id) or (option.link is not None and option.link.id == entry_id)
 
 
-def selections_in(container: object, roster: Roster, query: Query) -> Iterator[Selection]:
+def selections_in(container: object, roster: RosterProtocol, query: Query) -> Iterator[Selection]:
     """The selections a query looks at in its container."""
     deep = query.include_child_selections
     if isinstance(container, Selection):
@@ -148,7 +153,7 @@ def selection_matches(selection: Selection, child_id: str, shared: bool) -> bool
     return any(category.entry_id == child_id for category in selection.categories)
 
 
-def forces_in(container: object, roster: Roster, query: Query) -> Iterator[Force]:
+def forces_in(container: object, roster: RosterProtocol, query: Query) -> Iterator[Force]:
     """The forces a forces-field query looks at."""
     if isinstance(container, Force):
         if query.include_child_forces:
@@ -173,16 +178,41 @@ def query_value(query: Query, context: Context, child_id: str | None = None, sha
         return 0.0 if query.scope in STANDARD_SCOPES else NAN
     share = query.shared if shared is None else shared
     roster = context.roster
+    index = roster.count_index
+    if query.field == "selections" and index is not None and (type(container) in INDEXED or container is roster):
+        read, key = indexed_count, (id(container), query.include_child_selections, query.include_child_forces)
+    else:
+        read, key = scope_value, (id(query), scope_key(container))
+    args = (query, container, roster, child, share)
+    value = read(*args)
+    recorder = roster.recorder
+    if recorder is not None:  # an incremental evaluation keeps what each force read (`incremental`)
+        recorder.read((*key, query.field, child, share), value, read, args, container)
+    return value
+
+
+def scope_key(container: object) -> object:
+    """What tells a scope apart from every other while a roster is evaluated."""
+    if isinstance(container, PrimaryCategoryScope):
+        return ("primary-category", id(container.force), container.category_id)
+    return container if isinstance(container, tuple) else id(container)
+
+
+def indexed_count(query: Query, container: object, roster: RosterProtocol, child: str, share: bool) -> float:
+    """A count of selections in a scope, through the pass's index (the scope counted once per pass)."""
+    index = roster.count_index
+    key = (id(container), query.include_child_selections, query.include_child_forces)
+    found = index.buckets.get(key)
+    if found is None:
+        found = index.buckets[key] = count_selections(selections_in(container, roster, query))
+    return found[0 if share else 1].get(child, 0.0)
+
+
+def scope_value(query: Query, container: object, roster: RosterProtocol, child: str, share: bool) -> float:
+    """A query's value in a scope without the pass's index: counted by walking the scope."""
     if query.field == "forces":
         return float(sum(1 for f in forces_in(container, roster, query) if child == "any" or f.entry.id == child))
     if query.field == "selections":
-        index = roster.count_index
-        if index is not None and (type(container) in INDEXED or container is roster):
-            key = (id(container), query.include_child_selections, query.include_child_forces)
-            found = index.buckets.get(key)
-            if found is None:
-                found = index.buckets[key] = count_selections(selections_in(container, roster, query))
-            return found[0 if share else 1].get(child, 0.0)
         return float(
             sum(s.number for s in selections_in(container, roster, query) if selection_matches(s, child, share))
         )
@@ -191,7 +221,7 @@ def query_value(query: Query, context: Context, child_id: str | None = None, sha
     return NAN
 
 
-def cost_value(query: Query, container: object, roster: Roster, child: str, share: bool) -> float:
+def cost_value(query: Query, container: object, roster: RosterProtocol, child: str, share: bool) -> float:
     """The sum of one cost over the selections in scope."""
     type_id = query.field
     if child == "any" and container is roster:

@@ -11,6 +11,7 @@ from .counting import CountIndex, collector_paused, evaluation_pass, set_categor
 from .elements import NO_CATEGORY_ID, NO_CATEGORY_NAME, Force, RosterCategory, Selection
 from .entry_view import EntryView, view_entry, view_node
 from .gamedata import GameData
+from .incremental import ForceRecord, Recorder, reads_hold
 from .model import Entry
 from .options import Option, root_options
 from .queries import Context
@@ -34,6 +35,13 @@ class Roster:
         self.count_index: CountIndex | None = None
         self._in_action = False
         self._stale = False
+        # Incremental evaluation (`incremental`): what each force's last evaluation read, the forces the
+        # action under way touched (None: anything may have changed), the recorder of the force evaluated.
+        self.records: dict[Force, ForceRecord] = {}
+        self.checked: dict[Force, ForceRecord] = {}
+        self._touched: set[Force] | None = set()
+        self.recorder: Recorder | None = None
+        self.incremental = True  # False: every action evaluates the whole roster (what incremental must equal)
 
     # --- ids and lookups -------------------------------------------------------------------
 
@@ -121,19 +129,22 @@ class Roster:
 
     def select(self, parent: Force | Selection, option: Option) -> Selection:
         """Select an option under a force or selection; returns the selection made or added to."""
+        force = self.touch(parent if isinstance(parent, Force) else parent.force)
         made = selecting.select_option(self, parent, option)
-        self.changed()
+        self.changed(force)
         return made
 
     def deselect(self, selection: Selection) -> None:
         """Remove a selection (or one of its number)."""
+        force = self.touch(selection.force)
         selecting.deselect_selection(self, selection)
-        self.changed()
+        self.changed(force)
 
     def remove(self, selection: Selection) -> None:
         """Remove a selection whatever its number, with everything under it: one step."""
+        force = self.touch(selection.force)
         selecting.remove_selection(self, selection)
-        self.changed()
+        self.changed(force)
 
     def set_count(self, selection: Selection, count: int) -> None:
         """Set how many of a selection's entry its parent holds, as BattleScribe's count spinner does."""
@@ -142,8 +153,9 @@ class Roster:
 
     def duplicate(self, selection: Selection) -> Selection:
         """Copy a selection and everything under it, beside it."""
+        force = self.touch(selection.force)
         copy = selecting.duplicate_selection(self, selection)
-        self.changed()
+        self.changed(force)
         return copy
 
     def options_under(self, parent: Force | Selection) -> list[Option]:
@@ -167,19 +179,31 @@ class Roster:
                 self._in_action = False
                 if self._stale:
                     self._stale = False
-                    self.refresh()
+                    self.evaluate()
 
-    def changed(self) -> None:
-        """The roster's tree changed: evaluate it now, or at the end of the action under way."""
+    def touch(self, force: Force) -> Force:
+        """A step is about to change this force's tree: marked before the change, so that a step stopped
+        halfway (by data refused at roster time) still has its force evaluated again next time."""
+        if self._touched is not None:
+            self._touched.add(force)
+        return force
+
+    def changed(self, *forces: Force) -> None:
+        """The roster's tree changed (in these forces; anywhere when none is named): evaluate what the
+        change can reach now, or at the end of the action under way."""
+        if self._touched is not None:
+            if forces:
+                self._touched.update(forces)
+            else:
+                self._touched = None
         if self._in_action:
             self._stale = True
         else:
-            self.refresh()
+            self.evaluate()
 
     def context(self, parent: Force | Selection, target: object = None) -> Context:
         """The context of an element under `parent`."""
-        force = parent if isinstance(parent, Force) else parent.force
-        return Context(self, force, parent, target)
+        return Context.under(self, parent, target)
 
     def view_option(self, option: Option, parent: Force | Selection, target: Selection | None = None) -> EntryView:
         """An option's modified fields, for a selection of it or for one not made yet."""
@@ -190,17 +214,30 @@ class Roster:
         return view_entry(self.data, force.entry, Context.of_force(self, force))
 
     def refresh(self) -> None:
-        """Re-evaluate every force and selection in roster order, children before their parents.
+        """Re-evaluate every force and selection, forgetting what earlier evaluations read."""
+        self._touched = None
+        self.evaluate()
+
+    def evaluate(self) -> None:
+        """Evaluate the roster in roster order, children before their parents: every force the last action
+        touched, and every other whose reads beyond itself now give other values (`incremental`).
 
         Costs are read live while this runs, as BattleScribe reads them: a selection evaluated
         later sees the new costs of those before it and the old costs of those after it.
         """
+        touched, self._touched = self._touched, set()
+        if touched is None or not self.incremental:
+            self.records.clear()
+            self.checked.clear()
+        records: dict[Force, ForceRecord] = {}
         with evaluation_pass(self):
             for force in self.all_forces():
-                view = self.view_force(force)
-                force.name, force.hidden = view.name, view.hidden
-                for selection in force.selections:
-                    self._refresh_tree(selection)
+                record = self.records.get(force)
+                if record is None or force in touched or not reads_hold(record.external):
+                    record = self._evaluate_force(force)
+                if record is not None:
+                    records[force] = record
+        self.records = records
         declared = self.cost_types_seen
         sums: dict[str, float] = {}
         for selection in self.all_selections():
@@ -208,6 +245,20 @@ class Roster:
             for type_id, value in selection.costs.items():
                 sums[type_id] = sums.get(type_id, 0.0) + value
         self.totals = {c.id: sums.get(c.id, 0.0) for c in self.data.cost_types if c.id in declared}
+
+    def _evaluate_force(self, force: Force) -> ForceRecord | None:
+        """Evaluate one force, recording what it reads; None for a force that would change if evaluated again
+        at once (its reads of itself now give other values), to be evaluated next time too."""
+        self.checked.pop(force, None)  # its validation's record no longer holds
+        self.recorder = recorder = Recorder(force)
+        try:
+            view = self.view_force(force)
+            force.name, force.hidden = view.name, view.hidden
+            for selection in force.selections:
+                self._refresh_tree(selection)
+        finally:
+            self.recorder = None
+        return recorder.record if reads_hold(recorder.record.internal) else None
 
     def _refresh_tree(self, selection: Selection) -> None:
         for child in selection.children:

@@ -7,15 +7,13 @@ import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TYPE_CHECKING
 
 from .elements import Force, Selection
-from .entry_view import group_fields
+from .entry_view import group_fields, view_node
 from .limits import MAX_AUTO_SELECTIONS, MAX_MIN_SELECTIONS, DataLimitExceeded
 from .options import GroupOption, Option
-
-if TYPE_CHECKING:
-    from .roster import Roster
+from .queries import Context
+from .roster_protocol import RosterProtocol
 
 
 def is_duplicate(option: Option, seen: frozenset[str] = frozenset()) -> bool:
@@ -43,7 +41,7 @@ def is_collective(option: Option) -> bool:
     return option.entry.collective or (option.link is not None and option.link.collective)
 
 
-def select_option(roster: Roster, parent: Force | Selection, option: Option) -> Selection:
+def select_option(roster: RosterProtocol, parent: Force | Selection, option: Option) -> Selection:
     """Select an option once under a parent; returns the selection made or raised.
 
     A collective entry under a nested selection is chosen per model: BattleScribe gives it to
@@ -66,7 +64,7 @@ def sibling_instances(selection: Selection) -> list[Selection]:
     return [s for s in siblings if s.option is selection.option] or [selection]
 
 
-def select_per_model(roster: Roster, parent: Selection, option: Option) -> Selection:
+def select_per_model(roster: RosterProtocol, parent: Selection, option: Option) -> Selection:
     """One of a collective option for each model of a parent."""
     existing = None if is_duplicate(option) else next((c for c in parent.children if c.option is option), None)
     if existing is None:
@@ -76,7 +74,7 @@ def select_per_model(roster: Roster, parent: Selection, option: Option) -> Selec
     return existing
 
 
-def select_single(roster: Roster, parent: Force | Selection, option: Option) -> Selection:
+def select_single(roster: RosterProtocol, parent: Force | Selection, option: Option) -> Selection:
     """Raise an existing selection's number, or make a new one (at a force's root, or for entries
     that must stay separate)."""
     if isinstance(parent, Selection) and not is_duplicate(option):
@@ -136,7 +134,7 @@ def lower_number(selection: Selection) -> None:
     selection.number -= 1
 
 
-def new_selection(roster: Roster, parent: Force | Selection, option: Option) -> Selection:
+def new_selection(roster: RosterProtocol, parent: Force | Selection, option: Option) -> Selection:
     """A new selection node, with the children it must start with."""
     force = parent if isinstance(parent, Force) else parent.force
     holder = parent if isinstance(parent, Selection) else None
@@ -149,13 +147,13 @@ def new_selection(roster: Roster, parent: Force | Selection, option: Option) -> 
     return selection
 
 
-def minimum_of(roster: Roster, node: Option | GroupOption, parent: Force | Selection) -> int:
+def minimum_of(roster: RosterProtocol, node: Option | GroupOption, parent: Force | Selection) -> int:
     """The least number of selections a node's own min constraints ask for, after its modifiers
     (a hidden group asks for none: BattleScribe skips a hidden entry's constraints)."""
     if isinstance(node, Option):
-        values = roster.view_option(node, parent).constraint_values
+        values = view_node(roster.data, node, Context.under(roster, parent)).constraint_values
     else:
-        fields = group_fields(roster.data, node, roster.context(parent, None))
+        fields = group_fields(roster.data, node, Context.under(roster, parent))
         if fields.hidden:
             return 0
         values = fields.constraint_values
@@ -171,7 +169,7 @@ def minimum_of(roster: Roster, node: Option | GroupOption, parent: Force | Selec
     return int(least)
 
 
-def select_child_defaults(roster: Roster, selection: Selection) -> None:
+def select_child_defaults(roster: RosterProtocol, selection: Selection) -> None:
     """Select what a new selection must hold: children with a minimum, and groups' defaults."""
     with defaults_budget():
         option = selection.option
@@ -238,7 +236,7 @@ def own_number(child: Selection) -> int:
     return child.number
 
 
-def select_root_defaults(roster: Roster, force: Force) -> None:
+def select_root_defaults(roster: RosterProtocol, force: Force) -> None:
     """Select the root entries a new roster's first force must have (min constraints)."""
     with defaults_budget():
         for option in force.options:
@@ -249,7 +247,7 @@ def select_root_defaults(roster: Roster, force: Force) -> None:
                 new_selection(roster, force, option)
 
 
-def deselect_selection(roster: Roster, selection: Selection) -> None:
+def deselect_selection(roster: RosterProtocol, selection: Selection) -> None:
     """Remove one of a selection: per model for collective children, else one (or the node)."""
     parent = selection.container
     if isinstance(parent, Selection) and is_collective(selection.option) and not is_duplicate(selection.option):
@@ -265,7 +263,7 @@ def deselect_selection(roster: Roster, selection: Selection) -> None:
     siblings.remove(selection)
 
 
-def remove_selection(roster: Roster, selection: Selection) -> None:
+def remove_selection(roster: RosterProtocol, selection: Selection) -> None:
     """A selection removed with everything under it, as deselecting it as many times as its number does."""
     parent = selection.container
     siblings = parent.children if isinstance(parent, Selection) else parent.selections
@@ -290,7 +288,7 @@ def effective_count(parent: Force | Selection, option: Option) -> int:
     return count
 
 
-def set_selection_count(roster: Roster, selection: Selection, count: int) -> None:
+def set_selection_count(roster: RosterProtocol, selection: Selection, count: int) -> None:
     """Raise or lower an entry's count under its parent one selection at a time, as the desktop's
     count spinner does (the roster evaluated once, after the last step: `Roster.set_count`)."""
     parent = selection.container
@@ -300,11 +298,17 @@ def set_selection_count(roster: Roster, selection: Selection, count: int) -> Non
     delta = count - effective_count(parent, option)
     for _ in range(max(delta, 0)):
         roster.select(parent, option)
+    siblings = parent.children if isinstance(parent, Selection) else parent.selections
     for _ in range(max(-delta, 0)):
-        roster.deselect(selection)
+        # At a force's root each one is its own node: once this one is gone, the others of its entry go.
+        held = selection if any(s is selection for s in siblings) else None
+        held = held or next((s for s in reversed(siblings) if s.option is option), None)
+        if held is None:
+            return
+        roster.deselect(held)
 
 
-def duplicate_selection(roster: Roster, selection: Selection) -> Selection:
+def duplicate_selection(roster: RosterProtocol, selection: Selection) -> Selection:
     """A deep copy of a selection, placed beside it."""
     copy = copy_tree(roster, selection, selection.parent)
     siblings = selection.parent.children if selection.parent is not None else selection.force.selections
@@ -312,7 +316,7 @@ def duplicate_selection(roster: Roster, selection: Selection) -> Selection:
     return copy
 
 
-def copy_tree(roster: Roster, selection: Selection, parent: Selection | None) -> Selection:
+def copy_tree(roster: RosterProtocol, selection: Selection, parent: Selection | None) -> Selection:
     """A copy of a selection with fresh ids."""
     copy = Selection(
         roster.next_id("selection"),

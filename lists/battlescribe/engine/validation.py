@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from .counting import evaluation_pass
 from .elements import Force, Selection
 from .entry_view import group_fields, view_entry
+from .incremental import Recorder, reads_hold
 from .model import ENTRY_LINK, Constraint, Entry
 from .options import GroupOption, Node, Option
 from .queries import Context, query_value
@@ -52,22 +53,42 @@ class Validator:
 
     def __init__(self, roster: Roster) -> None:
         self.roster = roster
-        self.errors: list[ValidationError] = []
-        self.seen: set[tuple[str | None, ...]] = set()
+        self.found: list[tuple[ValidationError, str | None]] = []
 
     def add(self, error: ValidationError, extra: str | None = None) -> None:
-        """Record an error once (`extra` tells apart errors that are otherwise the same)."""
-        key = (error.owner_type, error.owner_entry_id, error.entry_id, error.constraint_id, error.owner_id, extra)
-        if key not in self.seen:
-            self.seen.add(key)
-            self.errors.append(error)
+        """Record an error (`extra` tells apart errors that are otherwise the same)."""
+        self.found.append((error, extra))
 
     def run(self) -> list[ValidationError]:
-        """Every error of the roster."""
+        """Every error of the roster, each once."""
         self.check_cost_limits()
+        found = [self.found]
         for force in self.roster.all_forces():
+            found.append(self.force_errors(force))
+        errors = []
+        seen: set[tuple[str | None, ...]] = set()
+        for error, extra in (item for items in found for item in items):
+            key = (error.owner_type, error.owner_entry_id, error.entry_id, error.constraint_id, error.owner_id, extra)
+            if key not in seen:
+                seen.add(key)
+                errors.append(error)
+        return errors
+
+    def force_errors(self, force: Force) -> list[tuple[ValidationError, str | None]]:
+        """A force's errors: those found last time while nothing they were found from has changed (see
+        `incremental`), else checked again."""
+        roster = self.roster
+        record = roster.checked.get(force)
+        if record is not None and reads_hold(record.external):
+            return record.found
+        roster.recorder = recorder = Recorder(force)
+        self.found = recorder.record.found
+        try:
             self.check_force(force)
-        return self.errors
+        finally:
+            roster.recorder = None
+        roster.checked[force] = recorder.record
+        return recorder.record.found
 
     def check_cost_limits(self) -> None:
         """A roster over a cost limit."""
