@@ -6,6 +6,7 @@ It lays cards out one to a page of their size and measures their blocks.
 from __future__ import annotations
 
 import hashlib
+import re
 from functools import cache
 from pathlib import Path
 
@@ -37,11 +38,38 @@ def _make_fetcher():
     return LockedURLFetcher()
 
 
+# An array type sized by a number, as WeasyPrint's font subsetting names them ("hb_codepoint_t[812]").
+SIZED_ARRAY = re.compile(r"(\w+)\[(\d+)\]")
+
+
+@cache
+def _arrays_typed_once() -> None:
+    """Let cffi parse each array type of the font subsetting once, not once per length.
+
+    Every PDF subsets each of its fonts with arrays typed by their length, and cffi parses each new type with
+    pycparser (2-60 ms each, two per font per PDF: as long as laying out a card). An array of its items'
+    length typed open ("hb_codepoint_t[]") is the same array, and its type is parsed once per process.
+    """
+    from weasyprint.text.ffi import ffi
+
+    new = ffi.new
+
+    def new_array(cdecl, init=None):
+        sized = SIZED_ARRAY.fullmatch(cdecl) if isinstance(cdecl, str) and init is not None else None
+        if sized and int(sized[2]) == len(init):
+            return new(f"{sized[1]}[]", init)
+        return new(cdecl, init)
+
+    ffi.new = new_array
+
+
 @cache
 def _stylesheet():
     """Built once per process: parsing CSS and loading fonts is the slow part of a first render."""
     from weasyprint import CSS
     from weasyprint.text.fonts import FontConfiguration
+
+    _arrays_typed_once()
 
     fonts = FontConfiguration()
     css = CSS(string=render_to_string("cards/cards.css"), font_config=fonts, url_fetcher=_make_fetcher())
