@@ -13,6 +13,7 @@ interface (`lists.roster_kinds`): the stored roster itself, never its export rea
 
 from __future__ import annotations
 
+import gc
 import signal
 import threading
 import time
@@ -21,14 +22,15 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
+from django.db import DatabaseError, connections, transaction
 from django.http import Http404
 from django_tasks import TaskResultStatus, task
 from django_tasks.exceptions import TaskResultDoesNotExist
 from rq import Worker
 
-from lists import roster_kinds
+from lists import models, roster_kinds
 from lists.cards import Layout, start_render_helpers, warm_up
+from lists.gamedata.battlescribe_cache import battlescribe_game_data
 from lists.gamedata.loading import warm_game_data
 from lists.pdfs import wake
 from lists.roster_kinds import RenderRefused
@@ -72,14 +74,37 @@ def sized(task, heavy: bool):
     return task
 
 
+# Loaded games whose data a worker holds from its start (the engine keeps four compiled data sets a process).
+WARM_DATA_SETS = 4
+
+
+def warm_worker() -> None:
+    """Make a PDF worker ready for its first job of any game: every pack's data built, the newest revision of
+    each loaded BattleScribe game (the one loaded last) in this process (not only in the shared cache), the renderer warmed; then
+    all of it frozen out of the cycle collector's passes, which it outlives (a render's collections walked
+    it all, a million objects for one data set, each time)."""
+    warm_game_data()
+    try:
+        newest: dict[str, models.BattleScribeDataSet] = {}
+        for data_set in models.BattleScribeDataSet.objects.order_by("-loaded_at"):
+            newest.setdefault(data_set.game_system_id, data_set)
+        for data_set in list(newest.values())[:WARM_DATA_SETS]:
+            battlescribe_game_data(data_set)
+    except DatabaseError:  # not migrated yet: the first job loads what it needs
+        pass
+    finally:
+        connections.close_all()  # no process forked for a job shares this one's connection
+    warm_up()
+    gc.freeze()
+
+
 class PdfWorker(Worker):
     """RQ's worker, which forks a process for each render: the games' data is built and the renderer warmed
-    (fonts, stylesheets, a sample render) once, before, and the render helpers for the other cores are started
-    (again, if one was lost) before each job."""
+    (fonts, stylesheets, a sample render) once, before (`warm_worker`), and the render helpers for the other
+    cores are started (again, if one was lost) before each job."""
 
     def work(self, *args, **kwargs):
-        warm_game_data()
-        warm_up()
+        warm_worker()
         return super().work(*args, **kwargs)
 
     def execute_job(self, job, queue):

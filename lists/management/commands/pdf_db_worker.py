@@ -1,13 +1,13 @@
 """The database queue's worker, woken at once when a PDF is enqueued (`lists.pdfs.wake`) instead of
-polling the queue on an interval; before the first job it builds the games' data, warms the renderer (fonts,
-stylesheets, a sample render) and starts the render helpers."""
+polling the queue on an interval; before the first job it builds every loaded game's data (our packs' and the
+BattleScribe data sets'), warms the renderer (fonts, stylesheets, a sample render) and starts the render helpers."""
 
 import logging
 
 from django_tasks_db.management.commands import db_worker
 
-from lists.cards import start_render_helpers, warm_up
-from lists.gamedata.loading import warm_game_data
+from lists.cards import start_render_helpers
+from lists.pdfs.tasks import warm_worker
 from lists.pdfs.wake import Bell
 
 IDLE_SECONDS = 3.0  # how often an idle worker looks at the queue unrung (jobs enqueued on another machine)
@@ -19,8 +19,7 @@ class WokenWorker(db_worker.Worker):
     worker waits for a ring of its bell, or IDLE_SECONDS."""
 
     def run(self) -> None:
-        warm_game_data()  # every game's data, as the web processes build it before they serve
-        warm_up()
+        warm_worker()  # every game's data, the renderer warm
         start_render_helpers()
         bell = Bell()
         try:
