@@ -26,7 +26,8 @@ filled from measured blocks), `renderer` (WeasyPrint, locked), `pdfs` (batches,
 cache, sheets), `list_summary` (the organiser's list and plain text) and `roster_card` (the first card of a
 printed roster: its name and share link as a QR code);
 `battlescribe_cards` prints the cards and list of a roster of any loaded BattleScribe data set
-from the data's profiles (a page per card, sized from the game's widest profile).
+from the data's profiles (a page per card, sized from the game's widest profile; runs of cards laid out on the
+render processes, as ours).
 
 May import: `lists.rosters`, `lists.rules`, `lists.gamedata`, `lists.models`, and of `lists.battlescribe`
 the one safe XML parser (`safe_xml`) the renderer reads its markup with (never `lists.pdfs`, `lists.events`
