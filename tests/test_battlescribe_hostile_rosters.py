@@ -53,7 +53,7 @@ def change(client, url: str, **fields):
 
 def offered_root(kept: BattleScribeRoster) -> str:
     """The id of an entry the roster's first force offers, as the editor lists them."""
-    from lists.web.battlescribe_roster_shape import roster_shape
+    from lists.roster_kinds.data_set_shape import roster_shape
 
     offers = roster_shape(editing.open_roster(kept)).forces[0].offers
     return offers[0][1][0].entry_id
