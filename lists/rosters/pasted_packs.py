@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 from functools import cache
-from xml.etree import ElementTree as ET
+
+from lxml import etree as ET  # the elements the .ros reader walks (lxml, as every file it reads)
 
 from lists import models
 from lists.rosters import battlescribe_ids
