@@ -70,3 +70,4 @@ bench: install-dev
 	$(BIN)/python scripts/load.py
 	$(BIN)/python scripts/bench_battlescribe.py
 	$(BIN)/python scripts/bench_battlescribe_editor.py
+	$(BIN)/python scripts/bench_hostile_inputs.py

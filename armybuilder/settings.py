@@ -40,7 +40,12 @@ ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost" if DEBUG 
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
+    # Django's admin and its login: an operator (a staff user, `createsuperuser`) adds and updates games.
+    "django.contrib.admin",
+    "django.contrib.auth",
     "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
@@ -60,8 +65,11 @@ MIDDLEWARE = [
     "armybuilder.middleware.PrivacyHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
     "armybuilder.middleware.RefuseNulCharactersMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django_ratelimit.middleware.RatelimitMiddleware",
@@ -80,6 +88,8 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
             ],
         },
     },
@@ -134,6 +144,8 @@ if REDIS_URL:
     TASKS = {"default": {"BACKEND": "django_tasks_rq.RQBackend", "QUEUES": ["default", "bulk"]}}
 else:
     TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# Seconds one answer of a BattleScribe data source may take (load_battlescribe ADDRESS, the operator's page).
+BATTLESCRIBE_FETCH_SECONDS = float(os.environ.get("ARMYBUILDER_FETCH_SECONDS", "30"))
 # Requests one web process holds while their PDF renders (lists/pdfs/waits.py); more are answered at once.
 PDF_MAX_WAITS = int(os.environ.get("ARMYBUILDER_PDF_WAITS", "6"))
 PDF_MAX_CARD_UNITS = int(os.environ.get("ARMYBUILDER_PDF_MAX_UNITS", "400"))
@@ -222,6 +234,8 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
 }
 UNIT_ADD_RATE = os.environ.get("ARMYBUILDER_UNIT_ADD_RATE", "120/m")  # units added or duplicated, per client address
+# Changes to a roster (of any kind: each rewrites it), per client address: far more than a player clicks.
+EDIT_RATE = os.environ.get("ARMYBUILDER_EDIT_RATE", "600/m")
 VERIFY_RATE = os.environ.get("ARMYBUILDER_VERIFY_RATE", "60/m")  # fingerprint look-ups, per client address
 # GETs of the pages that cost most to build (editor, share page, organiser's page, PDFs and their progress), per
 # client address: a PDF followed by its page or script asks at most about once a second.

@@ -1,6 +1,8 @@
+from django.contrib import admin
 from django.urls import include, path
 
 urlpatterns = [
+    path("admin/", admin.site.urls),  # the operator's login (staff users), and the operator's page beside it
     path("", include("lists.urls")),
 ]
 

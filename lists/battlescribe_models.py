@@ -18,7 +18,8 @@ class BattleScribeDataSet(models.Model):
     game_system_id = models.CharField(max_length=100)
     name = models.CharField(max_length=200)
     revision = models.PositiveIntegerField()
-    source_folder = models.CharField(max_length=500)
+    source_folder = models.CharField(max_length=500)  # where on the server it was read: for the operator only
+    source_url = models.CharField(max_length=1000, blank=True)  # the address it was fetched from, checked for updates
     digest = models.CharField(max_length=64)  # SHA-256 of the files' names and contents
     loaded_at = models.DateTimeField(auto_now_add=True)
     report = models.JSONField(default=dict)  # what the data holds per catalogue, and what was not read

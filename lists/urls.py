@@ -1,26 +1,27 @@
 from django.urls import path
 
+from lists.roster_kinds import DATA_SET as DATA_SET_KIND
 from lists.web import (
     api,
-    battlescribe_game_views,
     battlescribe_roster_views,
     edit_views,
     editor_page,
-    event_battlescribe_views,
     event_player_views,
     event_views,
     game_views,
     help_views,
     locker_views,
     offline_views,
+    operator_views,
     print_views,
     share_views,
     start_views,
     verify_views,
 )
-from lists.web.battlescribe_views import export_battlescribe
 
 app_name = "lists"
+# The /bs/ pages serve rosters of loaded BattleScribe data sets through the same views as our packs' rosters.
+DATA_SET = {"kind": DATA_SET_KIND}
 
 urlpatterns = [
     path("", game_views.home, name="home"),
@@ -28,30 +29,37 @@ urlpatterns = [
     path("games/<slug:system_key>/", game_views.game, name="game"),
     path("games/<slug:system_key>/armies/<slug:army_key>/", game_views.army, name="army"),
     # Games of loaded BattleScribe data sets and their rosters (the engine judges them).
-    path("games/data/<int:data_set_id>/", battlescribe_game_views.data_set_game, name="bs-game"),
+    path("games/data/<int:data_set_id>/", game_views.data_set_game, name="bs-game"),
     path("bs/new/", battlescribe_roster_views.start, name="bs-start"),
     path("bs/e/<str:secret>/", battlescribe_roster_views.edit, name="bs-edit"),
     path("bs/e/<str:secret>/change/", battlescribe_roster_views.change, name="bs-change"),
     path("bs/e/<str:secret>/move/", battlescribe_roster_views.move, name="bs-move"),
     path("bs/r/<str:share_id>/", battlescribe_roster_views.share, name="bs-share"),
-    path("bs/r/<str:share_id>/roster.ros", battlescribe_roster_views.export, {"zipped": False}, name="bs-export-ros"),
-    path("bs/r/<str:share_id>/roster.rosz", battlescribe_roster_views.export, {"zipped": True}, name="bs-export-rosz"),
+    path("bs/r/<str:share_id>/roster.ros", share_views.export, {"fmt": "ros", **DATA_SET}, name="bs-export-ros"),
+    path("bs/r/<str:share_id>/roster.rosz", share_views.export, {"fmt": "rosz", **DATA_SET}, name="bs-export-rosz"),
+    path("bs/r/<str:share_id>/roster.json", share_views.export, {"fmt": "json", **DATA_SET}, name="bs-export-json"),
+    path("bs/r/<str:share_id>/roster.yaml", share_views.export, {"fmt": "yaml", **DATA_SET}, name="bs-export-yaml"),
+    path("bs/r/<str:share_id>/roster.txt", share_views.export, {"fmt": "txt", **DATA_SET}, name="bs-export-text"),
     path(
-        "bs/r/<str:share_id>/roster.json",
-        battlescribe_roster_views.export_document,
-        {"fmt": "json"},
-        name="bs-export-json",
+        "bs/r/<str:share_id>/roster-battlescribe.txt",
+        share_views.export,
+        {"fmt": "bs-txt", **DATA_SET},
+        name="bs-export-battlescribe-text",
     ),
     path(
-        "bs/r/<str:share_id>/roster.yaml",
-        battlescribe_roster_views.export_document,
-        {"fmt": "yaml"},
-        name="bs-export-yaml",
+        "bs/r/<str:share_id>/roster-battlescribe.md",
+        share_views.export,
+        {"fmt": "bs-md", **DATA_SET},
+        name="bs-export-battlescribe-markdown",
     ),
-    path("bs/r/<str:share_id>/roster.txt", battlescribe_roster_views.text, name="bs-export-text"),
-    path("bs/r/<str:share_id>/copy/", battlescribe_roster_views.copy, name="bs-copy"),
-    path("bs/r/<str:share_id>/cards.pdf", battlescribe_roster_views.printout, {"what": "cards"}, name="bs-cards"),
-    path("bs/r/<str:share_id>/list.pdf", battlescribe_roster_views.printout, {"what": "list"}, name="bs-list"),
+    path("bs/r/<str:share_id>/copy/", share_views.copy_roster, DATA_SET, name="bs-copy"),
+    path("bs/r/<str:share_id>/cards.pdf", print_views.cards, DATA_SET, name="bs-cards"),
+    path("bs/r/<str:share_id>/list.pdf", print_views.army_list, DATA_SET, name="bs-list"),
+    # The operator's page: games added from an address, checked for updates and updated (staff only).
+    path("operator/games/", operator_views.games, name="operator-games"),
+    path("operator/games/add/", operator_views.add, name="operator-add"),
+    path("operator/games/<int:data_set_id>/check/", operator_views.check, name="operator-check"),
+    path("operator/games/<int:data_set_id>/update/", operator_views.update, name="operator-update"),
     # Rosters: start or import, then edit by secret link, share by id.
     path("rosters/new/", start_views.start_roster, name="start"),
     path("rosters/import/", start_views.import_roster, name="import"),
@@ -78,13 +86,25 @@ urlpatterns = [
     path("r/<str:share_id>/", share_views.share_roster, name="share"),
     path("r/<str:share_id>/roster.yaml", share_views.export, {"fmt": "yaml"}, name="export-yaml"),
     path("r/<str:share_id>/roster.json", share_views.export, {"fmt": "json"}, name="export-json"),
-    path("r/<str:share_id>/roster.ros", export_battlescribe, {"zipped": False}, name="export-ros"),
-    path("r/<str:share_id>/roster.rosz", export_battlescribe, {"zipped": True}, name="export-rosz"),
+    path("r/<str:share_id>/roster.ros", share_views.export, {"fmt": "ros"}, name="export-ros"),
+    path("r/<str:share_id>/roster.rosz", share_views.export, {"fmt": "rosz"}, name="export-rosz"),
+    path(
+        "r/<str:share_id>/roster-battlescribe.txt",
+        share_views.export,
+        {"fmt": "bs-txt"},
+        name="export-battlescribe-text",
+    ),
+    path(
+        "r/<str:share_id>/roster-battlescribe.md",
+        share_views.export,
+        {"fmt": "bs-md"},
+        name="export-battlescribe-markdown",
+    ),
     path("r/<str:share_id>/copy/", share_views.copy_roster, name="copy"),
     path("r/<str:share_id>/cards.pdf", print_views.cards, name="cards"),
     path("r/<str:share_id>/list.pdf", print_views.army_list, name="list"),
-    path("r/<str:share_id>/roster.txt", share_views.text, name="export-text"),
-    path("r/<str:share_id>/roster-keyed.txt", share_views.text, {"keyed": True}, name="export-text-keyed"),
+    path("r/<str:share_id>/roster.txt", share_views.export, {"fmt": "txt"}, name="export-text"),
+    path("r/<str:share_id>/roster-keyed.txt", share_views.export, {"fmt": "keyed-txt"}, name="export-text-keyed"),
     # Tournament events: run one, submit to it, and the organiser's table by secret link.
     path("events/new/", event_views.new_event, name="event-new"),
     # A player's own list by their submission link (a secret, as the organiser's link is).
@@ -107,11 +127,11 @@ urlpatterns = [
     path("events/o/<str:secret>/s/<int:submission_id>/cards.pdf", event_views.submission_cards, name="event-cards"),
     path(
         "events/o/<str:secret>/s/<int:submission_id>/roster.ros",
-        event_battlescribe_views.submission_ros,
+        event_views.submission_ros,
         name="event-ros",
     ),
     path("e/<str:secret>/submit-to-event/", event_player_views.submit_roster, name="submit-to-event"),
-    path("bs/e/<str:secret>/submit-to-event/", event_player_views.submit_data_set_roster, name="bs-submit-to-event"),
+    path("bs/e/<str:secret>/submit-to-event/", event_player_views.submit_roster, DATA_SET, name="bs-submit-to-event"),
     # Organisers check a printed fingerprint.
     path("verify/", verify_views.verify, name="verify-form"),
     path("verify/<str:code>/", verify_views.verify, name="verify"),

@@ -28,6 +28,7 @@ os.environ["DJANGO_ALLOWED_HOSTS"] = "testserver"  # the test client's host
 os.environ["ARMYBUILDER_CACHE_DIR"] = str(TMP / "cache")
 os.environ["ARMYBUILDER_PDF_RATE"] = "100000/m"  # measure the server, not its rate limits
 os.environ["ARMYBUILDER_PAGE_RATE"] = "100000/m"
+os.environ["ARMYBUILDER_EDIT_RATE"] = "100000/m"
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
 
 import django  # noqa: E402

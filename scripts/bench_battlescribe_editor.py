@@ -46,6 +46,9 @@ def main() -> int:
     os.environ.update(DJANGO_SETTINGS_MODULE="armybuilder.settings", DJANGO_DEBUG="1")
     os.environ["DJANGO_SQLITE_PATH"] = str(Path(scratch) / "db.sqlite3")
     os.environ.setdefault("ROSTER_CREATE_RATE", "10000/m")
+    os.environ["ARMYBUILDER_EDIT_RATE"] = os.environ["ARMYBUILDER_UNIT_ADD_RATE"] = (
+        "1000000/m"  # the editor, not its limits
+    )
     import django
 
     django.setup()
@@ -59,8 +62,8 @@ def main() -> int:
     call_command("load_battlescribe", str(args.folder), stdout=StringIO())
 
     from lists import models
+    from lists.roster_kinds.data_set_shape import roster_shape
     from lists.rosters import battlescribe_data_editing as editing
-    from lists.web.battlescribe_roster_shape import roster_shape
 
     data_set = models.BattleScribeDataSet.objects.get()
     catalogue = data_set.catalogues.get(name=CATALOGUE)

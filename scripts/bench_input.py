@@ -25,6 +25,7 @@ os.environ["DJANGO_SQLITE_PATH"] = str(TMP / "bench.sqlite3")
 os.environ["ARMYBUILDER_CACHE_DIR"] = str(TMP / "cache")
 os.environ["DJANGO_ALLOWED_HOSTS"] = "testserver"
 os.environ["ARMYBUILDER_UNIT_ADD_RATE"] = "100000/m"
+os.environ["ARMYBUILDER_EDIT_RATE"] = "100000/m"
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
 os.environ.setdefault("DJANGO_DEBUG", "1")
 

@@ -128,7 +128,14 @@ def main() -> None:
     if not shutil.which("wrk"):
         raise SystemExit("wrk is not installed: make bench installs it (Debian package wrk)")
     with serving("armybuilder-load-") as tmp:
-        env = environment(tmp, PORT, "load-test", ARMYBUILDER_WORKERS="2", ARMYBUILDER_PAGE_RATE="1000000/m")
+        env = environment(
+            tmp,
+            PORT,
+            "load-test",
+            ARMYBUILDER_WORKERS="2",
+            ARMYBUILDER_PAGE_RATE="1000000/m",
+            ARMYBUILDER_EDIT_RATE="1000000/m",
+        )
         unit_id = prepare(env, ROSTER_SCRIPT)
         with server(env, BASE):
             measure(tmp, unit_id)

@@ -245,3 +245,14 @@ def worker_signals():
     yield
     for number, handler in saved.items():
         signal.signal(number, handler)
+
+
+@pytest.fixture
+def served(tmp_path):
+    """BattleScribe data published on the loopback address from tmp_path/served (tests/data_server.py)."""
+    from tests.data_server import DataServer
+
+    (tmp_path / "served").mkdir()
+    server = DataServer(tmp_path / "served")
+    yield server
+    server.close()

@@ -37,7 +37,7 @@ else:  # the embedded production cache (diskcache), in a folder of this process'
 TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
 STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}  # noqa: F405
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = False
-ROSTER_CREATE_RATE = PDF_RATE = UNIT_ADD_RATE = VERIFY_RATE = PAGE_RATE = "10000/m"
+ROSTER_CREATE_RATE = PDF_RATE = UNIT_ADD_RATE = EDIT_RATE = VERIFY_RATE = PAGE_RATE = "10000/m"
 WHITENOISE_AUTOREFRESH = True  # serve from the finders: tests run without collectstatic
 WHITENOISE_USE_FINDERS = True
 

@@ -231,7 +231,7 @@ def test_malformed_xml_is_unusable(tmp_path):
     path = tmp_path / "broken.ros"
     path.write_text('<roster gameSystemId="1f7d-0c61-7e6a-4cc6"><forces>')
     code, out, err = validate(path)
-    assert (code, out) == (2, "") and "not valid XML" in err
+    assert (code, out) == (2, "") and "not well-formed XML" in err
 
 
 def test_the_web_import_keeps_such_a_roster_with_the_engines_points(client, real_packs):

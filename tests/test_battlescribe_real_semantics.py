@@ -18,7 +18,7 @@ from lists.battlescribe.engine import Roster, load_data_folder
 from lists.battlescribe.engine.elements import Force, Selection
 from lists.battlescribe.engine.options import Option, find_option
 from lists.battlescribe.engine.validation import roster_errors
-from lists.web.battlescribe_roster_shape import roster_shape
+from lists.roster_kinds.data_set_shape import roster_shape
 
 BSDATA = Path(__file__).resolve().parents[2] / "shared" / "bsdata"
 

@@ -105,7 +105,7 @@ def test_the_key_names_the_data_set_its_revision_digest_and_the_engine_code(data
     key = shared_key(data_set)
     assert key.startswith(f"battlescribe-compiled:{pickled.ENGINE_VERSION}:{data_set.pk}:3:{data_set.digest[:32]}")
 
-    monkeypatch.setattr(pickled, "ENGINE_VERSION", "other-code")
+    monkeypatch.setattr(battlescribe_cache, "ENGINE_VERSION", "other-code")
 
     assert shared_key(data_set) != key
     assert not cache.has_key(shared_key(data_set))  # another engine's copy is never read as this one's

@@ -53,6 +53,7 @@ def server(tmp_path_factory):
         "ARMYBUILDER_ACCESS_LOG": str(folder / "access.log"),
         "ARMYBUILDER_PACKS_DIR": str(ROOT / "tests" / "fixtures" / "packs"),
         "ARMYBUILDER_UNIT_ADD_RATE": "10000/m",
+        "ARMYBUILDER_EDIT_RATE": "10000/m",
         "ARMYBUILDER_PAGE_RATE": "10000/m",  # these tests read the editor hundreds of times a minute on purpose
     }
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)

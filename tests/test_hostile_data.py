@@ -32,7 +32,9 @@ GAME_SYSTEM = """<?xml version="1.0" encoding="UTF-8"?>
     xmlns="http://www.battlescribe.net/schema/gameSystemSchema">
   <costTypes><costType id="pts" name="pts" defaultCostLimit="{limit}" hidden="false"/></costTypes>
   <categoryEntries><categoryEntry id="cat-hq" name="HQ" hidden="false"/></categoryEntries>
-  <forceEntries><forceEntry id="force-h" name="Company" hidden="false"/></forceEntries>
+  <forceEntries><forceEntry id="force-h" name="Company" hidden="false">
+    <categoryLinks><categoryLink id="force-hq" name="HQ" hidden="false" targetId="cat-hq" primary="false"/></categoryLinks>
+  </forceEntry></forceEntries>
 </gameSystem>
 """
 
@@ -41,6 +43,7 @@ CATALOGUE = """<?xml version="1.0" encoding="UTF-8"?>
     gameSystemId="gs-h" gameSystemRevision="1" xmlns="http://www.battlescribe.net/schema/catalogueSchema">
   <selectionEntries>
     <selectionEntry id="unit-sgt" name="Sergeant" hidden="false" collective="false" import="true" type="unit">
+      <categoryLinks><categoryLink id="sgt-hq" name="HQ" hidden="false" targetId="cat-hq" primary="true"/></categoryLinks>
       {unit}
       <costs><cost name="pts" typeId="pts" value="{cost}"/></costs>
     </selectionEntry>

@@ -60,3 +60,27 @@ def _inflate(archive: zipfile.ZipFile, member: zipfile.ZipInfo, max_bytes: int, 
                 raise ArchiveRefused(f"the {what} in the archive is larger than {max_bytes} bytes unzipped")
             chunks.append(chunk)
     return b"".join(chunks)
+
+
+def read_members(
+    source: bytes, max_bytes: int, max_total: int, max_members: int, what: str = "file"
+) -> list[tuple[str, bytes]]:
+    """Every file a zip archive holds (a published release of many data files), each inflated to at most
+    `max_bytes` and all together to at most `max_total`; folders are walked, their files named by path.
+
+    Raises ArchiveRefused as `read_single_member` does, and when the archive holds more than `max_members` files.
+    """
+    try:
+        with zipfile.ZipFile(io.BytesIO(source)) as archive:
+            members = [info for info in archive.infolist() if not info.is_dir()]
+            if len(members) > max_members:
+                raise ArchiveRefused(f"the archive holds {len(members)} files, more than the {max_members} read")
+            read: list[tuple[str, bytes]] = []
+            total = 0
+            for member in members:
+                content = _inflate(archive, member, min(max_bytes, max_total - total), what)
+                total += len(content)
+                read.append((member.filename, content))
+            return read
+    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError, OSError, ValueError) as exc:
+        raise ArchiveRefused(f"not a readable zip archive: {exc}") from None

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from copy import deepcopy
 from dataclasses import dataclass, field
-from xml.etree.ElementTree import Element, SubElement
+
+from lxml.etree import Element, SubElement
 
 from lists.battlescribe.names import QUALITIES, number, quality_name
 
@@ -138,7 +140,7 @@ def _as_taken(condition: Element) -> Element:
 def _single(condition: Element) -> Element:
     """A modifier of this one condition, for `when_applies`."""
     modifier = Element("modifier")
-    SubElement(modifier, "conditions").append(condition)
+    SubElement(modifier, "conditions").append(deepcopy(condition))  # lxml would move it out of the data
     return modifier
 
 

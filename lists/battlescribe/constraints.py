@@ -3,7 +3,7 @@ modifiers that change them, evaluated for one set of chosen selections."""
 
 from __future__ import annotations
 
-from xml.etree.ElementTree import Element
+from lxml.etree import _Element as Element
 
 from lists.battlescribe.conditions import conditions_hold
 from lists.battlescribe.names import number

@@ -9,7 +9,7 @@ option, a quality) is left to the option pricing; it is not evaluated here.
 
 from __future__ import annotations
 
-from xml.etree.ElementTree import Element
+from lxml.etree import _Element as Element
 
 
 def _counted(modifier: Element) -> set[str]:

@@ -10,7 +10,8 @@ one entry splits into (an officer entry's ranks) share the entry as their
 from __future__ import annotations
 
 from collections.abc import Callable
-from xml.etree.ElementTree import Element
+
+from lxml.etree import _Element as Element
 
 from lists.battlescribe.reader import DataFile
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from xml.etree.ElementTree import Element
+
+from lxml.etree import _Element as Element
 
 from lists.battlescribe.names import MAN, QUALITIES, number, quality_name, role_of
 from lists.battlescribe.reader import DataFile

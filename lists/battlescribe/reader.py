@@ -1,19 +1,19 @@
 """Reading BattleScribe data files (.gst/.cat and their zipped .gstz/.catz) safely.
 
-The files are parsed with defusedxml, which refuses DTDs, entity expansion and
-external references, so a hostile catalogue cannot read local files or blow up
-memory. Namespaces are stripped: the tags are the same in both schemas.
+The files are parsed by the one safe parser (lists/battlescribe/safe_xml.py), which
+refuses DTDs and entities and fetches nothing, so a hostile catalogue cannot read
+local files or blow up memory. Namespaces are stripped: the tags are the same in both schemas.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from xml.etree.ElementTree import Element
 
-from defusedxml import DefusedXmlException, ElementTree
+from lxml.etree import _Element as Element
 
 from lists.battlescribe.archives import ArchiveRefused, read_single_member
+from lists.battlescribe.safe_xml import XmlRefused, parse_xml
 
 MAX_FILE_BYTES = 20_000_000
 DATA_SUFFIXES = (".gst", ".gstz", ".cat", ".catz")
@@ -38,13 +38,9 @@ def _read_bytes(path: Path, max_bytes: int = MAX_FILE_BYTES) -> bytes:
 def parse(path: Path) -> Element:
     """The root element of one data file, namespaces stripped."""
     try:
-        root = ElementTree.fromstring(_read_bytes(path))
-    except ElementTree.ParseError as error:
-        raise DataError(f"{path.name}: not valid XML: {error}") from None
-    except DefusedXmlException as error:
-        raise DataError(
-            f"{path.name}: refused: {error!r} (DTDs, entities and external references are not read)"
-        ) from None
+        root = parse_xml(_read_bytes(path))
+    except XmlRefused as refused:
+        raise DataError(f"{path.name}: {refused}") from None
     for element in root.iter():
         element.tag = element.tag.rpartition("}")[2]
     return root
@@ -86,7 +82,8 @@ class Library:
         """The element an id names, looked up as BattleScribe does: the catalogue, then the game system."""
         if not element_id:
             return None
-        return self.by_file[catalogue.name].get(element_id) or self.by_file[self.system.name].get(element_id)
+        found = self.by_file[catalogue.name].get(element_id)
+        return found if found is not None else self.by_file[self.system.name].get(element_id)
 
 
 def read_library(folder: Path) -> Library:

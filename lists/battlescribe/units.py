@@ -8,7 +8,8 @@ is counted in the import report with the reason.
 from __future__ import annotations
 
 import re
-from xml.etree.ElementTree import Element
+
+from lxml.etree import _Element as Element
 
 from lists.battlescribe.carriers import name_carriers
 from lists.battlescribe.conditions import EntryTree, conditions_hold, hidden_by, mentions, signed, when_applies

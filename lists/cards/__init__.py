@@ -28,8 +28,9 @@ printed roster: its name and share link as a QR code);
 `battlescribe_cards` prints the cards and list of a roster of any loaded BattleScribe data set
 from the data's profiles (a page per card, sized from the game's widest profile).
 
-May import: `lists.rosters`, `lists.rules`, `lists.gamedata`, `lists.models` (never `lists.pdfs`,
-`lists.events` or `lists.web`).
+May import: `lists.rosters`, `lists.rules`, `lists.gamedata`, `lists.models`, and of `lists.battlescribe`
+the one safe XML parser (`safe_xml`) the renderer reads its markup with (never `lists.pdfs`, `lists.events`
+or `lists.web`).
 """
 
 from lists.cards.blocks import applies, reference_blocks, reminder, roster_rules, unit_blocks, unit_rules

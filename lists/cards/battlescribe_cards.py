@@ -19,7 +19,7 @@ A stored roster's PDFs are rendered in the background (`lists.pdfs.tasks`) and c
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.template.loader import render_to_string
 
@@ -28,6 +28,7 @@ from lists.cards.list_summary import share_code
 from lists.cards.renderer import render_pdf, templates_digest
 from lists.cards.roster_card import roster_card_context
 from lists.rosters.battlescribe_card_content import (
+    SETTINGS_CARD,
     ShownInfo,
     UnitCard,
     force_units,
@@ -55,6 +56,8 @@ class CardFormat:
 
 A6_LANDSCAPE = CardFormat("A6 landscape", 148, 105, 7.5)
 A5_LANDSCAPE = CardFormat("A5 landscape", 210, 148, 8)
+# The card sizes a player may ask for (render_cards --card), as our packs' cards have them.
+CARD_FORMATS = {"poker": CardFormat("poker", 63, 88, 5.5), "a6": A6_LANDSCAPE}
 
 
 def card_format(data) -> CardFormat:
@@ -68,10 +71,10 @@ def table_class(columns: int) -> str:
     return "wide" if columns > WIDE_COLUMNS else ""
 
 
-def cards_html(found: DataSetRoster, cards: list[UnitCard], link: str = "") -> str:
+def cards_html(found: DataSetRoster, cards: list[UnitCard], link: str = "", page: CardFormat | None = None) -> str:
     """The cards as one document, a page each; with a share `link`, the roster card first (the link as a QR code)."""
     data = found.roster.data
-    page = card_format(data)
+    page = page or card_format(data)
     game = data.game_system.name
     # The QR code 60% of the landscape page's height: room above and below it for the name and the link.
     roster_card = roster_card_context(found.roster.name, game, link, page.height_mm * 0.6) if link else None
@@ -88,10 +91,41 @@ def cards_html(found: DataSetRoster, cards: list[UnitCard], link: str = "") -> s
     )
 
 
-def battlescribe_cards_pdf(found: DataSetRoster, summaries: dict[str, str] | None = None, link: str = "") -> bytes:
-    """The unit cards of a roster read by the engine, one or more card pages per unit; with a share `link`, the
-    roster card first."""
-    return render_pdf(cards_html(found, roster_cards(found.roster, summaries), link))
+def battlescribe_cards_pdf(
+    found: DataSetRoster,
+    summaries: dict[str, str] | None = None,
+    link: str = "",
+    card: str | None = None,
+    merge: bool = False,
+) -> bytes:
+    """The unit cards of a roster read by the engine, one or more card pages per unit: of the size the game's
+    data suits, or of `card` (a size of CARD_FORMATS); with `merge`, one card with a count for identical units;
+    with a share `link`, the roster card first."""
+    cards = roster_cards(found.roster, summaries)
+    return render_pdf(cards_html(found, merged(cards) if merge else cards, link, CARD_FORMATS.get(card or "")))
+
+
+def merged(cards: list[UnitCard]) -> list[UnitCard]:
+    """Identical cards (the same entry, name, choices and costs each) as one, its count the sum of theirs."""
+    found: dict[tuple, UnitCard] = {}
+    for card in cards:
+        same = (
+            card.name,
+            card.entry_name,
+            card.force,
+            card.category,
+            card.formation,
+            tuple(card.costs),
+            tuple(card.chosen),
+            card.notes,
+        )
+        if same in found and card.name != SETTINGS_CARD:
+            kept = found[same]
+            costs = [(name, number(value + dict(card.costs).get(name, 0))) for name, value in kept.costs]
+            found[same] = replace(kept, number=kept.number + card.number, costs=costs)
+        else:
+            found.setdefault(same if card.name != SETTINGS_CARD else (id(card),), card)
+    return list(found.values())
 
 
 def list_context(found: DataSetRoster) -> dict:

@@ -16,6 +16,7 @@ import hashlib
 import io
 import time
 from dataclasses import replace
+from types import SimpleNamespace
 
 from django.conf import settings
 from django.core.cache import cache
@@ -25,10 +26,10 @@ from django.template.loader import render_to_string
 from django_tasks import TaskResultStatus, task
 from django_tasks.exceptions import TaskResultDoesNotExist
 
-from lists.cards import Layout, battlescribe_cards, cards_pdf, list_context, pdf_key, render_pdf
+from lists.cards import Layout, cards_pdf, list_context, pdf_key, render_pdf
 from lists.cards.layout import CACHE_SECONDS
 from lists.event_models import Event, Submission
-from lists.events import battlescribe_submitting, submitting
+from lists.events import data_set_lists, submitting
 from lists.pdfs import tasks, wake
 from lists.pdfs.tasks import PdfJob, RenderFailed, sized, time_limit
 
@@ -40,28 +41,23 @@ def pack_key(event: Event, submissions: list[Submission]) -> str:
     return f"pdf:event-pack:{event.public_id}:{hashlib.sha256('|'.join(parts).encode()).hexdigest()}"
 
 
+def _prints(event: Event):
+    """How the event's lists are printed: `PACK_PRINTS` below, or `data_set_lists`'s for a data set's."""
+    return submitting.of_kind(event, PACK_PRINTS, data_set_lists)
+
+
 def cards_key(event: Event, submission: Submission) -> str:
-    if event.data_set_id:  # a BattleScribe list: its cards change with the data and the list as submitted
-        look = battlescribe_cards.pdf_look("cards")
-        content = battlescribe_submitting.content_key(submission)
-        return f"pdf:event-bs-cards:{look}:{event.data_set.digest}:{content}"
-    checked = submitting.check(event, submission)
-    return pdf_key("cards", checked.snapshot, checked.data, Layout())
+    return _prints(event).cards_key(event, submission)
 
 
 def card_units(event: Event, submission: Submission) -> int:
     """How many units a submission's cards print (the size its render is queued by)."""
-    if event.data_set_id:
-        return battlescribe_cards.card_units(battlescribe_submitting.check(event, submission))
-    return document_units(submission.document)
+    return _prints(event).card_units(event, submission)
 
 
 def submission_cards_pdf(event: Event, submission: Submission) -> bytes:
     """One submission's unit cards, as its game prints them."""
-    if event.data_set_id:
-        return battlescribe_cards.battlescribe_cards_pdf(battlescribe_submitting.check(event, submission))
-    checked = submitting.check(event, submission)
-    return cards_pdf(checked.snapshot, checked.data, Layout())
+    return _prints(event).cards_pdf(event, submission)
 
 
 def list_key(event: Event, submission: Submission) -> str:
@@ -72,21 +68,37 @@ def list_page(event: Event, submission: Submission) -> bytes:
     """One submission's organiser's list, under the event's rules, headed by the player's name."""
     key = list_key(event, submission)
     pdf = cache.get(key)
-    if pdf is None and event.data_set_id:
-        pdf = battlescribe_cards.battlescribe_list_pdf(
-            battlescribe_submitting.check(event, submission),
-            title=f"{submission.player}: {submission.roster_name}",
-            fingerprint=submission.fingerprint,
-        )
-        cache.set(key, pdf, CACHE_SECONDS)
     if pdf is None:
-        checked = submitting.check(event, submission)
-        context = list_context(checked.snapshot, checked.data, checked.verdict, submitting.pack_versions(event))
-        context["roster"] = replace(checked.snapshot, name=f"{submission.player}: {checked.snapshot.name}")
-        context["fingerprint"] = submission.fingerprint  # the list as submitted, as the player's own print shows
-        pdf = render_pdf(render_to_string("cards/list.html", context))
+        pdf = _prints(event).list_pdf(event, submission)
         cache.set(key, pdf, CACHE_SECONDS)
     return pdf
+
+
+def _pack_cards_key(event: Event, submission: Submission) -> str:
+    checked = submitting.check(event, submission)
+    return pdf_key("cards", checked.snapshot, checked.data, Layout())
+
+
+def _pack_cards_pdf(event: Event, submission: Submission) -> bytes:
+    checked = submitting.check(event, submission)
+    return cards_pdf(checked.snapshot, checked.data, Layout())
+
+
+def _pack_list_pdf(event: Event, submission: Submission) -> bytes:
+    checked = submitting.check(event, submission)
+    context = list_context(checked.snapshot, checked.data, checked.verdict, submitting.pack_versions(event))
+    context["roster"] = replace(checked.snapshot, name=f"{submission.player}: {checked.snapshot.name}")
+    context["fingerprint"] = submission.fingerprint  # the list as submitted, as the player's own print shows
+    return render_pdf(render_to_string("cards/list.html", context))
+
+
+# Lists of our own games, printed; `data_set_lists` prints a data set's the same way.
+PACK_PRINTS = SimpleNamespace(
+    cards_key=_pack_cards_key,
+    card_units=lambda event, submission: document_units(submission.document),
+    cards_pdf=_pack_cards_pdf,
+    list_pdf=_pack_list_pdf,
+)
 
 
 def lists_ready(event: Event, submissions: list[Submission]) -> list[Submission]:

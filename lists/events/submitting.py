@@ -7,7 +7,7 @@ place of the roster's own, plus the event's findings: an army it does not allow,
 house rules where it allows none. Each check is cached by the list's content and
 the event's settings, so the organiser's table of 256 lists is read, not re-judged.
 An event of a loaded BattleScribe data set takes that game's rosters instead, read
-and judged by the engine (battlescribe_submitting); storing, replacing, withdrawing
+and judged by the engine (data_set_lists); storing, replacing, withdrawing
 and the table's figures are the same for both.
 """
 
@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
+from types import SimpleNamespace
 
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
@@ -28,7 +29,7 @@ from django.utils import timezone
 
 from lists import models
 from lists.event_models import MAX_SUBMISSIONS, Event, Submission
-from lists.events import battlescribe_submitting as battlescribe
+from lists.events import data_set_lists as battlescribe
 from lists.events.refusals import SubmissionRefused
 from lists.gamedata.loading import GameData, game_data, roster_snapshot
 from lists.gamedata.snapshot import RosterSnapshot
@@ -117,8 +118,34 @@ def document_from_roster(roster: models.Roster) -> dict:
     return export_roster(roster_snapshot(roster))
 
 
-def document_from_share_link(text: str) -> dict:
-    share_id = share_id_from_link(text)
+def of_kind(event: Event, packs, data_sets):
+    """What serves an event's lists, by the kind of roster it takes: `packs` at an event of one of our games,
+    `data_sets` at one of a loaded BattleScribe data set. The one place events tell the kinds apart."""
+    return data_sets if event.data_set_id else packs
+
+
+def lists_of(event: Event):
+    """How the event takes, reads and judges its lists (this module's `PACK_LISTS`, or `data_set_lists`)."""
+    return of_kind(event, PACK_LISTS, battlescribe)
+
+
+def listing_from_share_link(event: Event, text: str) -> dict | battlescribe.RosterXml:
+    """What a pasted share link holds, as the event takes it: our roster's mapping, or a BattleScribe roster."""
+    return lists_of(event).from_share_id(event, share_id_from_link(text))
+
+
+def listing_from_file(event: Event, raw: bytes, filename: str) -> dict | battlescribe.RosterXml:
+    """An uploaded roster file, as the event takes it (see listing_from_share_link)."""
+    return lists_of(event).from_file(event, raw, filename)
+
+
+def _pack_list_from_share_id(event: Event, share_id: str | None) -> dict:
+    other = models.BattleScribeRoster.objects.select_related("data_set").filter(share_id=share_id or "").first()
+    if other is not None:
+        raise SubmissionRefused(
+            f"That share link is of a {other.data_set.name} roster; {event.name} is played with "
+            f"{event.game_label}: submit a roster of it."
+        )
     if share_id is None:
         raise SubmissionRefused(
             "That is not a share link of this site: paste the address of a roster's share page (…/r/…/)."
@@ -130,28 +157,7 @@ def document_from_share_link(text: str) -> dict:
     return document_from_roster(roster)
 
 
-def listing_from_share_link(event: Event, text: str) -> dict | battlescribe.RosterXml:
-    """What a pasted share link holds, as the event takes it: our roster's mapping, or a BattleScribe roster."""
-    share_id = share_id_from_link(text)
-    if not event.data_set_id:
-        other = models.BattleScribeRoster.objects.select_related("data_set").filter(share_id=share_id or "").first()
-        if other is not None:
-            raise SubmissionRefused(
-                f"That share link is of a {other.data_set.name} roster; {event.name} is played with "
-                f"{event.game_label}: submit a roster of it."
-            )
-        return document_from_share_link(text)
-    if share_id is None:
-        raise SubmissionRefused(
-            "That is not a share link of this site: paste the address of a roster's share page (…/bs/r/…/)."
-        )
-    return battlescribe.from_share_id(event, share_id)
-
-
-def listing_from_file(event: Event, raw: bytes, filename: str) -> dict | battlescribe.RosterXml:
-    """An uploaded roster file, as the event takes it (see listing_from_share_link)."""
-    if event.data_set_id:
-        return battlescribe.from_file(event, raw, filename)
+def _pack_list_from_file(event: Event, raw: bytes, filename: str) -> dict:
     other_game = battlescribe.data_set_game(raw, filename)
     if other_game:
         raise SubmissionRefused(
@@ -213,14 +219,11 @@ def submission_for_owner(secret: str) -> Submission:
 def _read(event: Event, document: dict | battlescribe.RosterXml) -> dict:
     """The list read, checked against the event's game and fingerprinted: the slow part, done before the
     write transaction so no other writer waits on it."""
-    if event.data_set_id:
-        if not isinstance(document, battlescribe.RosterXml):  # a roster of our own games, from its editor
-            raise SubmissionRefused(
-                f"{event.name} is played with {event.game_label}, not with one of our own games' rosters: "
-                f"{battlescribe.what_to_submit(event)}."
-            )
-        return battlescribe.read(event, document)
-    if isinstance(document, battlescribe.RosterXml):  # from a BattleScribe roster's editor
+    return lists_of(event).read(event, document)
+
+
+def _read_pack_list(event: Event, document: dict) -> dict:
+    if not isinstance(document, dict):  # a BattleScribe roster, from its editor
         raise SubmissionRefused(f"{event.name} is played with {event.game_label}: submit a roster of that game.")
     try:
         resolved = load_roster_file(dump_json(document).encode(), "roster.json")
@@ -393,7 +396,7 @@ def pack_versions(event: Event) -> list[tuple[str, str]]:
 
 def allowed_armies(event: Event) -> list[str]:
     """The names of the armies the event allows (none listed: any); a BattleScribe event allows any."""
-    return [] if event.data_set_id else allowed_army_names(event, game_data(event.system))
+    return lists_of(event).allowed_armies(event)
 
 
 def allowed_army_names(event: Event, data: GameData) -> list[str]:
@@ -413,8 +416,10 @@ def check(event: Event, submission: Submission) -> CheckedList:
 
 def settings_digest(event: Event) -> str:
     """Everything about the event a verdict depends on, with its game's content, as a short digest."""
-    if event.data_set_id:
-        return battlescribe.settings_digest(event)
+    return lists_of(event).settings_digest(event)
+
+
+def _pack_settings_digest(event: Event) -> str:
     values = [
         event.system.content_hash,
         event.name,
@@ -434,15 +439,11 @@ def summary(event: Event, submission: Submission) -> dict:
     digest = settings_digest(event)
     if submission.verdict is not None and submission.verdict_digest == digest:
         return submission.verdict
-    if event.data_set_id:
-        content, judge_list = battlescribe.content_key(submission), battlescribe.summarise
-    else:
-        content = hashlib.sha256(json.dumps(submission.document, sort_keys=True).encode()).hexdigest()
-        judge_list = _summarise
-    key = f"event-check:{digest}:{content}"
+    lists = lists_of(event)
+    key = f"event-check:{digest}:{lists.content_key(submission)}"
     found = cache.get(key)
     if found is None:
-        found = judge_list(event, submission)
+        found = lists.summarise(event, submission)
         cache.set(key, found, CHECK_SECONDS)
     Submission.objects.filter(id=submission.id, submitted_at=submission.submitted_at).update(
         verdict=found, verdict_digest=digest
@@ -475,3 +476,21 @@ def _summarise(event: Event, submission: Submission) -> dict:
             for f in verdict.findings
         ],
     }
+
+
+def _pack_content_key(submission: Submission) -> str:
+    return hashlib.sha256(json.dumps(submission.document, sort_keys=True).encode()).hexdigest()
+
+
+# Lists of our own games at their events; `data_set_lists` answers the same for a data set's events.
+PACK_LISTS = SimpleNamespace(
+    from_share_id=_pack_list_from_share_id,
+    from_file=_pack_list_from_file,
+    read=_read_pack_list,
+    allowed_armies=lambda event: allowed_army_names(event, game_data(event.system)),
+    settings_digest=_pack_settings_digest,
+    content_key=_pack_content_key,
+    summarise=_summarise,
+    game_fields=lambda event: {"game": event.system.key},
+    order_dice=True,
+)

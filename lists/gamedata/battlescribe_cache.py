@@ -19,15 +19,23 @@ from django.core.cache import cache
 from django.db import DatabaseError
 
 from lists import models
-from lists.battlescribe.engine import GameData, load_data_files, pickled
-from lists.battlescribe.engine.compiled import clear_cache, kept, without_collection
+from lists.battlescribe.engine import (
+    ENGINE_VERSION,
+    GameData,
+    clear_cache,
+    kept,
+    load_data_files,
+    pickled_game_data,
+    unpickled_game_data,
+    without_collection,
+)
 
 logger = logging.getLogger(__name__)
 
 
 def shared_key(data_set: models.BattleScribeDataSet) -> str:
     """The cache key of a data set's compiled form: the data set, its revision, its files and the engine's code."""
-    return f"battlescribe-compiled:{pickled.ENGINE_VERSION}:{data_set.pk}:{data_set.revision}:{data_set.digest[:32]}"
+    return f"battlescribe-compiled:{ENGINE_VERSION}:{data_set.pk}:{data_set.revision}:{data_set.digest[:32]}"
 
 
 def battlescribe_game_data(data_set: models.BattleScribeDataSet) -> GameData:
@@ -40,7 +48,7 @@ def shared_or_compiled(data_set: models.BattleScribeDataSet) -> GameData:
     blob = _cached(data_set)
     if blob is not None:
         try:
-            return pickled.loads(blob)
+            return unpickled_game_data(blob)
         except Exception:  # noqa: BLE001 - a damaged or foreign entry is compiled again, never trusted
             logger.warning("compiled data of %s in the cache could not be read; compiling it", data_set)
     data = compile_data_set(data_set)
@@ -59,7 +67,7 @@ def keep_compiled(data_set: models.BattleScribeDataSet, data: GameData, unless_k
     if unless_kept and _is_kept(data_set):
         return
     try:
-        cache.set(shared_key(data_set), pickled.dumps(data), timeout=None)
+        cache.set(shared_key(data_set), pickled_game_data(data), timeout=None)
     except Exception:  # noqa: BLE001 - without the shared copy each process compiles for itself, as before
         logger.warning("compiled data of %s could not be kept in the cache", data_set, exc_info=True)
 

@@ -19,18 +19,21 @@ from pathlib import Path
 from django.db import transaction
 
 from lists import models
-from lists.battlescribe.engine.data_folder import DataFolder, DataFolderInvalid, nodes, read_data_folder
-from lists.battlescribe.engine.data_report import data_report
-from lists.battlescribe.engine.gamedata import GameData
-from lists.battlescribe.engine.model import (
+from lists.battlescribe.engine import (
     CATEGORY_LINK,
     ENTRY_LINK,
     SELECTION_ENTRY,
     Catalogue,
+    DataFolder,
+    DataFolderInvalid,
     Entry,
+    GameData,
     InfoGroup,
     Profile,
     Rule,
+    data_folder_report,
+    nodes,
+    read_data_folder,
 )
 from lists.gamedata.battlescribe_cache import keep_compiled
 
@@ -45,22 +48,32 @@ class LoadedDataSet:
     created: bool  # False: these files were loaded before, nothing was written
 
 
-def load_data_set(folder: str | Path, progress: Callable[[str], None] | None = None) -> LoadedDataSet:
-    """Read and check a folder, then write it as a data set in one transaction (see the module)."""
+def load_data_set(
+    folder: str | Path, progress: Callable[[str], None] | None = None, source_url: str = ""
+) -> LoadedDataSet:
+    """Read and check a folder, then write it as a data set in one transaction (see the module).
+
+    `source_url` is the address the folder's files were fetched from (`data_sources`); the folder is then a
+    temporary one and not kept. Files loaded before from elsewhere now name this address as their source.
+    """
     started = time.perf_counter()
     checked = read_data_folder(Path(folder).resolve(), progress)
     system = checked.game_data.game_system
     existing = models.BattleScribeDataSet.objects.filter(game_system_id=system.id, digest=checked.digest).first()
     if existing is not None:
         keep_compiled(existing, checked.game_data, unless_kept=True)
+        if source_url and existing.source_url != source_url:
+            existing.source_url = source_url
+            existing.save(update_fields=["source_url"])
         return LoadedDataSet(existing, created=False)
-    report = data_report(checked, time.perf_counter() - started)
+    report = data_folder_report(checked, time.perf_counter() - started)
     with transaction.atomic():
         data_set = models.BattleScribeDataSet.objects.create(
             game_system_id=system.id,
             name=system.name,
             revision=system.revision,
-            source_folder=str(checked.path),
+            source_folder="" if source_url else str(checked.path),
+            source_url=source_url,
             digest=checked.digest,
             report=report,
         )

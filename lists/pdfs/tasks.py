@@ -7,8 +7,8 @@ through the django-tasks backport: RQ in Redis when REDIS_URL is set, run by
 script that asked then follows the job, or waits for it (`lists.pdfs.waits`).
 The worker renders through `lists.cards`, within a time limit and a cap on
 cards, and leaves the PDF in the shared cache, where the next request finds it.
-A job's subject is a roster of our own packs (`ROSTER`) or a stored roster of a
-loaded BattleScribe data set (`BATTLESCRIBE`, at the version it was asked for).
+A job's subject is a stored roster of any kind, opened and rendered through the one roster
+interface (`lists.roster_kinds`): the stored roster itself, never its export read back.
 """
 
 from __future__ import annotations
@@ -27,16 +27,11 @@ from django_tasks import TaskResultStatus, task
 from django_tasks.exceptions import TaskResultDoesNotExist
 from rq import Worker
 
-from lists import models
-from lists.cards import Layout, battlescribe_cards, cards_pdf, list_pdf, start_render_helpers, warm_up
-from lists.cards.layout import CACHE_SECONDS
-from lists.gamedata.loading import game_data, roster_snapshot, warm_game_data
+from lists import roster_kinds
+from lists.cards import Layout, start_render_helpers, warm_up
+from lists.gamedata.loading import warm_game_data
 from lists.pdfs import wake
-from lists.rosters import battlescribe_data_editing
-from lists.rosters.battlescribe_data_rosters import read_data_set_roster
-from lists.rosters.fingerprint import issue
-from lists.rosters.sharing import data_set_roster_for_share, roster_for_share
-from lists.rules.verdict import judge
+from lists.roster_kinds import RenderRefused
 
 JOB_SECONDS = 60 * 60  # how long a job's id is kept to follow it
 WORKER_GRACE_SECONDS = 15  # past the time limit by this much, a render's worker is taken to have died
@@ -120,9 +115,9 @@ def time_limit(seconds: float):
         raise RenderFailed(reason)
 
 
-# Whose PDF a job renders: a roster of our packs, or a stored roster of a loaded BattleScribe data set.
-ROSTER = "roster"
-BATTLESCRIBE = "battlescribe"
+# Whose PDF a job renders: the name of its roster's kind (`lists.roster_kinds`).
+ROSTER = roster_kinds.PACKS
+BATTLESCRIBE = roster_kinds.DATA_SET
 
 
 @task()
@@ -137,49 +132,21 @@ def render_pdf(
     notes: bool = False,
     link: str = "",
 ) -> int:
-    """Render the cards or organiser's list of the roster `share_id` names (of `subject`; a BattleScribe roster's
-    at its `version`) into the cache; returns the PDF's size in bytes. `notes`: the units' notes on the list;
+    """Render the cards or organiser's list of the roster `share_id` names (of the kind `subject`, asked for at
+    its `version`) into the cache; returns the PDF's size in bytes. `notes`: the units' notes on the list;
     `link`: the share link the list and the first card print as a QR code."""
-    if subject == BATTLESCRIBE:
-        return _render_battlescribe(share_id, kind, version, link)
-    return _render_roster(share_id, kind, Layout(card=card, paper=paper, merge=merge, notes=notes, link=link))
-
-
-def _render_roster(share_id: str, kind: str, layout: Layout) -> int:
-    """A roster of our packs, cached by `lists.cards` under `lists.cards.pdf_key`."""
     try:
-        roster = roster_for_share(share_id)
-    except Http404:
+        roster = roster_kinds.kind_named(subject).open_shared(share_id)
+    except (Http404, KeyError):
         raise RenderFailed("the roster no longer exists") from None
-    snapshot = roster_snapshot(roster)
-    data = game_data(roster.system)
     if kind == "cards":
-        _check_card_cap(len(snapshot.units))
-    with time_limit(settings.PDF_RENDER_SECONDS):
-        if kind == "cards":
-            pdf = cards_pdf(snapshot, data, layout)
-        else:
-            verdict = judge(snapshot)
-            issue(roster, snapshot, data, verdict)
-            pdf = list_pdf(snapshot, data, verdict, pack_versions(roster), notes=layout.notes, link=layout.link)
-    return len(pdf)
-
-
-def _render_battlescribe(share_id: str, kind: str, version: int, link: str = "") -> int:
-    """A stored BattleScribe roster, cached under `battlescribe_pdf_key` for the version asked for: an edit since
-    then is not printed under the old version's key (the page asking for the new one starts its own job)."""
+        _check_card_cap(roster.card_count())
+    layout = Layout(card=card, paper=paper, merge=merge, notes=notes, link=link)
     try:
-        kept = data_set_roster_for_share(share_id)
-    except Http404:
-        raise RenderFailed("the roster no longer exists") from None
-    if kept.version != version:
-        raise RenderFailed("the roster was changed after this PDF was asked for; try again to print it as it now is")
-    with time_limit(settings.PDF_RENDER_SECONDS):
-        found = read_data_set_roster(battlescribe_data_editing.export_xml(kept).encode(), kept.data_set)
-        if kind == "cards":
-            _check_card_cap(battlescribe_cards.card_units(found))
-        pdf = battlescribe_cards.battlescribe_pdf(kind, found, link)
-    cache.set(battlescribe_cards.battlescribe_pdf_key(kind, kept, link), pdf, CACHE_SECONDS)
+        with time_limit(settings.PDF_RENDER_SECONDS):
+            pdf = roster.render_pdf(kind, layout, version)
+    except RenderRefused as refused:
+        raise RenderFailed(str(refused)) from None
     return len(pdf)
 
 
@@ -188,14 +155,6 @@ def _check_card_cap(units: int) -> None:
         raise RenderFailed(
             f"the roster has {units} units; a cards PDF holds the cards of at most {settings.PDF_MAX_CARD_UNITS} units"
         )
-
-
-def pack_versions(roster: models.Roster) -> list[tuple[str, str]]:
-    """The packs a roster's verdict depends on: its game and any house-rule overlays it uses."""
-    versions = {roster.system.key: roster.system.version}
-    for bought in roster.house_rules.select_related("rule__system"):
-        versions[bought.rule.system.key] = bought.rule.system.version
-    return sorted(versions.items())
 
 
 def start(

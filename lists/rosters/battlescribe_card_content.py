@@ -25,11 +25,17 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from lists.battlescribe.engine import GameData, Roster
-from lists.battlescribe.engine.elements import Force, Selection
-from lists.battlescribe.engine.info import ShownProfile, ShownRule, shown_info
-from lists.battlescribe.engine.model import InfoGroup, Profile
-from lists.battlescribe.engine.queries import Context
+from lists.battlescribe.engine import (
+    Context,
+    Force,
+    GameData,
+    InfoGroup,
+    Profile,
+    Roster,
+    Selection,
+    ShownProfile,
+    shown_info,
+)
 from lists.rosters.battlescribe_data_rosters import primary_cost_type
 
 PROSE_WORDS = 12
@@ -83,7 +89,7 @@ class UnitCard:
     formation: str = ""  # the formation the unit is part of, as the data nests it (a company of platoons)
 
 
-Shown = tuple[list[ShownProfile], list[ShownRule]]
+Shown = tuple[list[ShownProfile], list]  # its profiles and its rules (the engine's ShownRule)
 
 
 class ShownInfo:

@@ -14,19 +14,27 @@ import re
 from collections import OrderedDict
 
 from django.db import transaction
-from lxml import etree
 
 from lists import models
-from lists.battlescribe.engine import Roster
-from lists.battlescribe.engine.elements import Force, Selection
-from lists.battlescribe.engine.limits import DataLimitExceeded
-from lists.battlescribe.engine.options import GroupOption, Option, find_option
-from lists.battlescribe.engine.roster_files import children_named, read_roster_xml, write_roster_xml
-from lists.battlescribe.engine.selecting import effective_count
-from lists.battlescribe.engine.validation import roster_errors
-from lists.battlescribe.engine.xml_loading import safe_parser
+from lists.battlescribe.engine import (
+    DataLimitExceeded,
+    Force,
+    Option,
+    Roster,
+    Selection,
+    children_named,
+    effective_count,
+    read_roster_xml,
+    roster_errors,
+    write_roster_xml,
+)
+from lists.battlescribe.safe_xml import parse_xml
 from lists.gamedata.battlescribe_cache import battlescribe_game_data
 from lists.rosters.battlescribe_data_rosters import DataSetRoster, primary_cost_type
+from lists.rosters.battlescribe_offers import offered_force_entry, offered_group, offered_option
+from lists.rosters.numbers import whole_number
+from lists.rosters.plain_names import plain_text
+from lists.rules.validation import POINTS_LIMIT_MAX
 
 MAX_COUNT = 100  # a count above any roster's: refused rather than stepped through
 MAX_NAME = 200
@@ -78,10 +86,11 @@ def new_roster(
     """A roster of one force of the data set, with what the data selects in it from the start."""
     data = battlescribe_game_data(data_set)
     if catalogue_id not in data.catalogues_by_id:
-        raise EditRefused(f"{data_set.name} has no catalogue {catalogue_id}: choose one of its armies.")
-    if force_entry_id not in data.force_entries:
-        raise EditRefused(f"{data_set.name} has no force {force_entry_id}: choose one of its forces.")
-    roster = Roster(data, name.strip()[:MAX_NAME] or f"{data.catalogues_by_id[catalogue_id].name} roster")
+        raise EditRefused(f"{data_set.name} has no catalogue {catalogue_id[:100]}: choose one of its armies.")
+    catalogue = data.catalogues_by_id[catalogue_id]
+    if offered_force_entry(data, catalogue, force_entry_id, None) is None:
+        raise EditRefused(f"{catalogue.name} offers no force {force_entry_id[:100]}: choose one of its forces.")
+    roster = Roster(data, plain_name(name)[:MAX_NAME] or f"{catalogue.name} roster")
     set_points_limit(roster, limit)
     try:
         roster.add_force(force_entry_id, catalogue_id)
@@ -151,7 +160,7 @@ def export_xml(kept: models.BattleScribeRoster) -> str:
 def unit_count(kept: models.BattleScribeRoster) -> int:
     """How many units (top-level selections of its forces and child forces) a kept roster has, read from its XML
     without the game's data: what a page says of a roster it has not opened."""
-    root = etree.fromstring(kept.ros_xml.encode(), safe_parser())
+    root = parse_xml(kept.ros_xml.encode())
     return sum(len(children_named(force, "selections", "selection")) for force in root.iter("{*}force"))
 
 
@@ -180,28 +189,41 @@ def parent_of(roster: Roster, fields: dict) -> Force | Selection:
 
 
 def option_under(roster: Roster, parent: Force | Selection, entry_id: str) -> Option:
-    option = find_option(roster.options_under(parent), entry_id)
-    if option is None or roster.view_option(option, parent).hidden:
+    """The option `parent` offers now by that entry id (battlescribe_offers); refused, naming it, if none."""
+    option = offered_option(roster, parent, entry_id)
+    if option is None:
         raise EditRefused(f"{parent.name} offers no entry {entry_id[:100]} now: pick one of those listed.")
     return option
 
 
 def count_of(fields: dict) -> int:
     text = str(fields.get("count", "")).strip()
-    if not text.isdigit() or int(text) > MAX_COUNT:
-        raise EditRefused(f"A count is a whole number from 0 to {MAX_COUNT}; {text[:20]!r} is not.")
-    return int(text)
+    count = whole_number(text, most=MAX_COUNT)
+    if count is None:
+        raise EditRefused(f"A count is a whole number (digits 0-9) from 0 to {MAX_COUNT}; {text[:20]!r} is not.")
+    return count
+
+
+def plain_name(text, notes: bool = False) -> str:
+    """A name (or `notes`) as every name of ours is kept (`plain_names.plain_text`); refused, saying why, if it
+    holds control characters, direction marks or what no XML may hold."""
+    try:
+        return plain_text(str(text or ""), notes).strip()
+    except ValueError as refused:
+        raise EditRefused(f"That {'note' if notes else 'name'} cannot be kept: {refused}.") from None
 
 
 def add_force(roster: Roster, fields: dict) -> None:
-    """A force (a child force when `parent` names one) of a force entry and catalogue of the data."""
+    """A force (a child force when `parent` names one) of a force entry the catalogue (or parent force) offers."""
     entry_id, catalogue_id = fields.get("force_entry", ""), fields.get("catalogue", "")
-    if entry_id not in roster.data.force_entries:
-        raise EditRefused("Choose a force the data offers.")
-    if catalogue_id not in roster.data.catalogues_by_id:
-        raise EditRefused("Choose an army (catalogue) of this game.")
     parent = find_force(roster, fields["parent"]) if fields.get("parent") else None
-    roster.add_force(entry_id, catalogue_id, parent)
+    catalogue = parent.catalogue if parent is not None else roster.data.catalogues_by_id.get(catalogue_id)
+    if catalogue is None or (parent is not None and catalogue_id and catalogue_id != catalogue.id):
+        raise EditRefused("Choose an army (catalogue) of this game; a child force is of its parent's army.")
+    if offered_force_entry(roster.data, catalogue, entry_id, parent) is None:
+        where = f"{parent.name} offers" if parent is not None else f"{catalogue.name} offers"
+        raise EditRefused(f"{where} no force {entry_id[:100]}: choose one of the forces listed.")
+    roster.add_force(entry_id, catalogue.id, parent)
 
 
 def remove_force(roster: Roster, fields: dict) -> None:
@@ -230,11 +252,13 @@ def set_count(roster: Roster, fields: dict) -> None:
 def choose(roster: Roster, fields: dict) -> None:
     """One entry of a one-of group chosen: the group's others removed (none chosen: all removed)."""
     parent = parent_of(roster, fields)
-    group = next((g for g in group_options(roster, parent) if g.id == fields.get("group")), None)
+    group = offered_group(parent, fields.get("group", ""))
     if group is None:
         raise EditRefused(f"{parent.name} has no such choice now: the page now shows what it offers.")
     chosen = fields.get("entry", "")
     option = option_under(roster, parent, chosen) if chosen else None
+    if option is not None and not any(other is option for other in group.options):
+        raise EditRefused(f"{option.name} is not one of the choices of {group.name}: pick one of those listed.")
     for other in group.options:
         if other is not option:
             for selection in selections_of(parent, other):
@@ -272,7 +296,7 @@ def duplicate(roster: Roster, fields: dict) -> None:
 def customise(roster: Roster, fields: dict) -> None:
     """A unit's own name and notes, as its player writes them (blank: none), kept as BattleScribe keeps them."""
     selection = find_selection(roster, fields.get("selection", ""))
-    name, notes = str(fields.get("custom_name", "")).strip(), str(fields.get("custom_notes", "")).strip()
+    name, notes = plain_name(fields.get("custom_name")), plain_name(fields.get("custom_notes"), notes=True)
     if len(name) > MAX_CUSTOM_NAME or len(notes) > MAX_CUSTOM_NOTES:
         raise EditRefused(
             f"A unit's name is at most {MAX_CUSTOM_NAME} characters and its notes at most {MAX_CUSTOM_NOTES}: "
@@ -283,14 +307,18 @@ def customise(roster: Roster, fields: dict) -> None:
 
 def settings(roster: Roster, fields: dict) -> None:
     """The roster's name and points limit (blank: no limit)."""
-    name = str(fields.get("name", "")).strip()
+    name = plain_name(fields.get("name"))
     if not name:
         raise EditRefused("A roster needs a name.")
     text = str(fields.get("points_limit", "")).strip()
-    if text and (not text.isdigit() or int(text) > 1_000_000):
-        raise EditRefused(f"The points limit is a whole number (or blank for none); {text[:20]!r} is not.")
+    limit = whole_number(text, most=POINTS_LIMIT_MAX) if text else None
+    if text and limit is None:
+        raise EditRefused(
+            f"The points limit is a whole number (digits 0-9) up to {POINTS_LIMIT_MAX:,} (or blank for none); "
+            f"{text[:20]!r} is not."
+        )
     roster.name = name[:MAX_NAME]
-    set_points_limit(roster, int(text) if text else None)
+    set_points_limit(roster, limit)
 
 
 ACTIONS = {
@@ -328,7 +356,3 @@ def held_under(parent: Force | Selection) -> list[Selection]:
 
 def selections_of(parent: Force | Selection, option: Option) -> list[Selection]:
     return [s for s in held_under(parent) if s.option is option]
-
-
-def group_options(roster: Roster, parent: Force | Selection) -> list[GroupOption]:
-    return parent.groups if isinstance(parent, Force) else parent.option.groups

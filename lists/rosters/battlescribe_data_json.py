@@ -11,19 +11,19 @@ but the file does not hold, so the engine prices and judges the rebuilt roster a
 from __future__ import annotations
 
 from lists import models
-from lists.battlescribe.engine import Roster
-from lists.battlescribe.engine.elements import Force, Selection
-from lists.battlescribe.engine.options import find_option
-from lists.battlescribe.engine.validation import ValidationError, roster_errors
+from lists.battlescribe.engine import Force, Roster, Selection, ValidationError, find_option, roster_errors
 from lists.gamedata.battlescribe_cache import battlescribe_game_data
 from lists.rosters.battlescribe_data_rosters import DataSetRoster, number, primary_cost_type
 from lists.rosters.format import MAX_PROBLEMS, Problem, RosterFileInvalid
+from lists.rosters.numbers import finite
+from lists.rosters.plain_names import plain_text
 
 FORMAT = "armybuilder/battlescribe-roster"
 FORMAT_VERSION = 1
 MAX_NUMBER = 10_000  # as a .ros selection's number: refused above
 MAX_NODES = 5_000  # forces and selections in one file: refused above rather than rebuilt
 MAX_CUSTOM_TEXT = 2_000  # a player's own name or notes for a force or selection: longer is refused
+MAX_NAME = 200  # a roster's name, as the editor keeps it
 
 
 def roster_document(roster: Roster, data_set: models.BattleScribeDataSet, with_ids: bool = False) -> dict:
@@ -35,9 +35,11 @@ def roster_document(roster: Roster, data_set: models.BattleScribeDataSet, with_i
         "costs": _costs(roster.totals, names),
         "cost_limits": {names.get(k, k): number(v) for k, v in roster.cost_limits.items() if v >= 0},
         "forces": [_force(force, names, with_ids) for force in roster.forces],
-        "errors": [_error(roster, error) for error in roster_errors(roster)],
-        "valid": not roster_errors(roster),
     }
+    errors = roster_errors(roster)
+    owners = Owners(roster)
+    document["errors"] = [{"message": e.message, "where": {"type": e.owner_type, **owners.of(e)}} for e in errors]
+    document["valid"] = not errors
     if with_ids:
         document = {"format": FORMAT, "version": FORMAT_VERSION, **document}
         document["game"]["game_system_id"] = data_set.game_system_id
@@ -88,28 +90,37 @@ def _custom(held: Force | Selection) -> dict:
     }
 
 
-def _error(roster: Roster, error: ValidationError) -> dict:
-    """An error with where it applies: the roster, a force, a force's category or a selection, by name."""
-    return {"message": error.message, "where": {"type": error.owner_type, **_owner(roster, error)}}
+class Owners:
+    """The names of each error's owner: its own (a category's as the data names it), and for a category or
+    selection the force it is in (a category error of no one force: the first force having that category).
+    Every force, category and selection is indexed once, so a roster of many errors is answered in linear time."""
 
+    def __init__(self, roster: Roster) -> None:
+        self.forces: dict[str, dict] = {}
+        self.categories: dict[tuple[str, str], tuple[int, dict]] = {}  # ("id" or "entry", its value) -> first
+        self.selections: dict[str, dict] = {}
+        for place, force in enumerate(roster.all_forces()):
+            self.forces.setdefault(force.id, {"name": force.name})
+            for category in force.categories:
+                found = (place, {"name": category.custom_name or category.name, "force": force.name})
+                self.categories.setdefault(("id", category.id), found)
+                self.categories.setdefault(("entry", category.entry_id), found)
+            for selection in force.all_selections():
+                self.selections.setdefault(selection.id, {"name": selection.name, "force": force.name})
 
-def _owner(roster: Roster, error: ValidationError) -> dict:
-    """The names of an error's owner: its own (a category's as the data names it), and for a category or selection
-    the force it is in (a category error of no one force: the first force having that category)."""
-    for force in roster.all_forces():
-        if error.owner_type == "force" and force.id == error.owner_id:
-            return {"name": force.name}
-        if error.owner_type == "category":
-            category = next(
-                (c for c in force.categories if c.id == error.owner_id or c.entry_id == error.owner_entry_id), None
-            )
-            if category is not None:
-                return {"name": category.custom_name or category.name, "force": force.name}
+    def of(self, error: ValidationError) -> dict:
+        if error.owner_type == "force":
+            return self.forces.get(error.owner_id or "", {})
         if error.owner_type == "selection":
-            selection = next((s for s in force.all_selections() if s.id == error.owner_id), None)
-            if selection is not None:
-                return {"name": selection.name, "force": force.name}
-    return {}
+            return self.selections.get(error.owner_id or "", {})
+        if error.owner_type == "category":
+            found = [
+                self.categories[key]
+                for key in (("id", error.owner_id), ("entry", error.owner_entry_id))
+                if key in self.categories
+            ]
+            return min(found, key=lambda item: item[0])[1] if found else {}
+        return {}
 
 
 # --- reading one back ----------------------------------------------------------------------------
@@ -128,11 +139,17 @@ def read_document(data: dict) -> DataSetRoster:
     game = data.get("game") if isinstance(data.get("game"), dict) else {}
     data_set = _data_set(game)
     roster_data = battlescribe_game_data(data_set)
-    roster = Roster(roster_data, str(data.get("name") or "Imported roster")[:200])
-    for type_id, value in (data.get("cost_limits_by_id") or {}).items():
-        if roster.is_cost_type(str(type_id)) and isinstance(value, int | float):
-            roster.set_cost_limit(str(type_id), float(value))
     problems: list[str] = []
+    roster = Roster(
+        roster_data, _plain(data.get("name"), "the roster's name", problems)[:MAX_NAME] or "Imported roster"
+    )
+    limits = data.get("cost_limits_by_id") if isinstance(data.get("cost_limits_by_id"), dict) else {}
+    for type_id, value in limits.items():
+        if roster.is_cost_type(str(type_id)) and isinstance(value, int | float):
+            if finite(value) is None:
+                problems.append(f"cost limit {str(type_id)[:100]}: {str(value)[:20]} is not a number of points")
+            else:
+                roster.set_cost_limit(str(type_id), finite(value))
     budget = [MAX_NODES]
     try:
         with roster.action():  # the roster built whole, then evaluated once
@@ -148,9 +165,8 @@ def read_document(data: dict) -> DataSetRoster:
     points_name = next((c.name for c in roster_data.cost_types if c.id == found.points_type), "")
     file_points = (data.get("costs") or {}).get(points_name) if isinstance(data.get("costs"), dict) else None
     # The file's own total, only compared (validate_roster says when it differs from the engine's).
-    found.file_total = (
-        float(file_points) if isinstance(file_points, int | float) else roster.totals.get(found.points_type or "", 0.0)
-    )
+    own_total = finite(file_points)
+    found.file_total = own_total if own_total is not None else roster.totals.get(found.points_type or "", 0.0)
     found.label_units()
     return found
 
@@ -207,7 +223,17 @@ def _take_custom(held: Force | Selection, node: dict, problems: list[str]) -> No
                 f"{str(node.get('name'))[:100]}: {key} must be text of at most {MAX_CUSTOM_TEXT} characters"
             )
             continue
-        setattr(held, key, value)
+        setattr(held, key, _plain(value, f"{str(node.get('name'))[:100]}: {key}", problems))
+
+
+def _plain(value, what: str, problems: list[str]) -> str:
+    """A name or note as every name of ours is kept (`validation.one_line`); a problem, naming it, if it holds
+    control characters or what no XML may hold."""
+    try:
+        return plain_text(str(value or ""), notes=what.endswith("custom_notes"))
+    except ValueError as refused:
+        problems.append(f"{what}: {refused}")
+        return ""
 
 
 def _held(parent: Force | Selection) -> list[Selection]:
@@ -230,7 +256,7 @@ def _rebuild_children(
             return
         option = find_option(roster.options_under(parent), str(node.get("entry_id") or ""))
         count = node.get("number", 1)
-        if option is None or not isinstance(count, int) or not 0 < count <= MAX_NUMBER:
+        if option is None or isinstance(count, bool) or not isinstance(count, int) or not 0 < count <= MAX_NUMBER:
             problems.append(
                 f"{str(node.get('name'))[:100]} ({str(node.get('entry_id'))[:100]}): not an entry {parent.name} "
                 f"offers, or its number is not a whole number from 1 to {MAX_NUMBER}"

@@ -15,14 +15,20 @@ from __future__ import annotations
 import math
 from collections import deque
 from dataclasses import dataclass, field
-from xml.etree.ElementTree import Element
+
+from lxml.etree import _Element as Element
 
 from lists import models
-from lists.battlescribe.engine import GameData, Roster
-from lists.battlescribe.engine.elements import Force, Selection
-from lists.battlescribe.engine.options import find_option
-from lists.battlescribe.engine.roster_files import read_roster_xml
-from lists.battlescribe.engine.validation import ValidationError, roster_errors
+from lists.battlescribe.engine import (
+    Force,
+    GameData,
+    Roster,
+    Selection,
+    ValidationError,
+    find_option,
+    read_roster_tree,
+    roster_errors,
+)
 from lists.gamedata.battlescribe_cache import battlescribe_game_data
 from lists.rosters import battlescribe_ids
 from lists.rosters.battlescribe_reading import (
@@ -30,10 +36,15 @@ from lists.rosters.battlescribe_reading import (
     BattleScribeRefused,
     file_cost,
     items,
+    local_name,
     parse_xml,
+    tag,
     unzip,
 )
 from lists.rosters.format import MAX_FILE_BYTES, MAX_PROBLEMS, Problem, RosterFileInvalid
+from lists.rosters.numbers import decimal_number, whole_number
+from lists.rosters.plain_names import plain_text
+from lists.rules.validation import FORCES_MAX
 
 MAX_NUMBER = 10_000  # a selection's number above any roster's: refused rather than evaluated
 POINTS_NAMES = ("pts", "points", "point", "pt")  # a cost type by one of these names is the game's points
@@ -86,8 +97,7 @@ def data_set_for(game_system_id: str, revision: int | None) -> models.BattleScri
 
 
 def revision_of(root: Element) -> int | None:
-    text = (root.get("gameSystemRevision") or "").strip()
-    return int(text) if text.isdigit() and len(text) <= 9 else None
+    return whole_number(root.get("gameSystemRevision"), most=999_999_999)
 
 
 def primary_cost_type(data: GameData) -> str | None:
@@ -117,6 +127,7 @@ class DataSetRoster:
     file_total: float = 0.0  # the sum of every selection's own costs of the points type, as the file gives them
     file_units: dict[str, float] = field(default_factory=dict)  # label -> the file's points for the unit
     labels: dict[int, str] = field(default_factory=dict)  # id() of a top-level selection -> its label
+    unread: list = field(default_factory=list)  # a pasted list's lines not read (lists/rosters/pasted_rosters.py)
     _units: tuple | None = field(default=None, repr=False)  # units_by_selection(), once the roster is read
 
     @property
@@ -157,6 +168,7 @@ class DataSetRoster:
         findings = [self.finding(error) for error in errors]
         if self.file_revision is not None and self.file_revision != self.data_set.revision:
             findings.append(self.revision_warning())
+        findings += [line.finding() for line in self.unread]
         document = {
             "valid": not errors,
             "points": number(totals.get(self.points_type or "", 0.0)),
@@ -271,12 +283,15 @@ class DataSetRoster:
         return lines
 
 
-def read_data_set_roster(raw: bytes, data_set: models.BattleScribeDataSet | None = None) -> DataSetRoster:
+def read_data_set_roster(
+    raw: bytes, data_set: models.BattleScribeDataSet | None = None, root: Element | None = None
+) -> DataSetRoster:
     """A .ros/.rosz of a loaded data set, read by the engine; RosterFileInvalid names every reason it cannot be.
 
     The data set is the one loaded for the file's game system (`data_set_for`) unless the caller names one
-    (a stored roster is pinned to the revision it was built with)."""
-    root, xml = read_root(raw)
+    (a stored roster is pinned to the revision it was built with); `root` is the file's, where the caller
+    has parsed it already (`read_root`): a file is parsed once."""
+    root = read_root(raw)[0] if root is None else root
     system_id = root.get("gameSystemId") or ""
     if data_set is not None and data_set.game_system_id != system_id:
         raise refused(
@@ -294,15 +309,20 @@ def read_data_set_roster(raw: bytes, data_set: models.BattleScribeDataSet | None
     problems: list[str] = []
     forces = list(_force_nodes(root))
     for node in forces:
-        _check_force_node(data, node, where, problems)
-    for node in root.iter("selection"):
-        _check_number(node, problems)
+        if len(problems) < MAX_PROBLEMS:
+            _check_force_node(data, node, where, problems)
+    for node in root.iter(tag("selection")):
+        if len(problems) < MAX_PROBLEMS:
+            _check_number(node, problems)
+    _check_cost_limits(root, problems)
+    _check_names(root, problems)
     if not forces:
         problems.append("the roster holds no force")
     if problems:
         raise refused(*problems[:MAX_PROBLEMS])
+    renumber_duplicate_ids(root)
     try:
-        roster = read_roster_xml(data, xml)
+        roster = read_roster_tree(data, root)
     except (ValueError, KeyError) as exc:  # what the checks above leave to the engine's reading
         raise refused(f"the roster cannot be read against {where}: {exc}") from None
     _check_selections(root, roster, problems)
@@ -314,12 +334,17 @@ def read_data_set_roster(raw: bytes, data_set: models.BattleScribeDataSet | None
 
 
 def _force_nodes(root: Element):
-    """Every force element in document order, child forces after their parents."""
-    pending = items(root, "forces", "force")[::-1]
+    """Every force element in document order, child forces after their parents; past FORCES_MAX (the most
+    forces a roster of ours holds) the file is refused at once, before any more is read."""
+    pending = items(root, "forces", "force", FORCES_MAX + 1)[::-1]
+    read = 0
     while pending:
         node = pending.pop()
+        read += 1
+        if read > FORCES_MAX:
+            raise refused(f"the roster holds more than {FORCES_MAX} forces, the most a roster holds")
         yield node
-        pending.extend(items(node, "forces", "force")[::-1])
+        pending.extend(items(node, "forces", "force", FORCES_MAX + 1)[::-1])
 
 
 def _check_force_node(data: GameData, node: Element, where: str, problems: list[str]) -> None:
@@ -333,12 +358,53 @@ def _check_force_node(data: GameData, node: Element, where: str, problems: list[
 
 
 def _check_number(node: Element, problems: list[str]) -> None:
-    text = (node.get("number") or "1").strip()
-    if not text.isdigit() or int(text) > MAX_NUMBER:
+    text = node.get("number") or "1"
+    if whole_number(text, most=MAX_NUMBER) is None:
         problems.append(
             f"{node.get('name') or '(no name)'} ({node.get('entryId') or 'no entryId'}): "
             f"number {text[:20]!r} is not a whole number from 0 to {MAX_NUMBER}"
         )
+
+
+def _check_cost_limits(root: Element, problems: list[str]) -> None:
+    """Each cost limit a number the engine can compare with (-1 for none): "inf" or "nan" is no limit anyone set."""
+    for limit in items(root, "costLimits", "costLimit"):
+        text = limit.get("value") or "-1"
+        if decimal_number(text) is None:
+            problems.append(
+                f"cost limit {limit.get('name') or limit.get('typeId') or '(no name)'}: {text[:20]!r} is not a "
+                "number of points (write the limit in digits, or -1 for none)"
+            )
+
+
+def _check_names(root: Element, problems: list[str]) -> None:
+    """The roster's name and each name a player gave a force or selection, kept as every name of ours is
+    (`plain_names.plain_text`): one holding control characters or direction marks is named, with why."""
+    for node in (root, *root.iter(tag("force"), tag("selection"))):
+        for attribute in ("name", "customName") if node is root else ("customName",):
+            try:
+                plain_text(node.get(attribute) or "")
+            except ValueError as refused:
+                problems.append(f"{(node.get(attribute) or '')[:100]!r} ({local_name(node)} {attribute}): {refused}")
+            if len(problems) >= MAX_PROBLEMS:
+                return
+
+
+def renumber_duplicate_ids(root: Element) -> None:
+    """Give each force and selection sharing an id with one before it an id of its own (`-dup-N`), so that an
+    edit naming the second never lands on the first."""
+    seen: set[str] = set()
+    last: dict[str, int] = {}  # an id -> the last number its copies were given: linear however many share it
+    for kind in ("force", "selection"):
+        for node in root.iter(tag(kind)):
+            own = unique = node.get("id")
+            if not own:
+                continue
+            while unique in seen:
+                last[own] = last.get(own, 1) + 1
+                unique = f"{own}-dup-{last[own]}"
+            seen.add(unique)
+            node.set("id", unique)
 
 
 def _check_selections(root: Element, roster: Roster, problems: list[str]) -> None:
@@ -378,7 +444,7 @@ def _file_costs(found: DataSetRoster, root: Element) -> None:
         for node in items(force, "selections", "selection")
         if node.get("id")
     }
-    found.file_total = sum(own(node) for node in root.iter("selection"))
+    found.file_total = sum(own(node) for node in root.iter(tag("selection")))
     found.label_units()
     for force in found.roster.all_forces():
         for selection in force.selections:

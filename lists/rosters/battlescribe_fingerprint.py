@@ -20,8 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from lists.battlescribe.engine import Roster
-from lists.battlescribe.engine.elements import Force, Selection
+from lists.battlescribe.engine import Force, Roster, Selection
 from lists.rosters.fingerprint import printed
 
 

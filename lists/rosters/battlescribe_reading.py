@@ -1,7 +1,7 @@
 """BattleScribe and New Recruit rosters (`.ros`, `.rosz`) of Bolt Action 2nd edition, read into our roster file.
 
-The file is parsed with defusedxml (no DTDs, entities or external references)
-and leniently: attributes New Recruit adds, nested forces and BattleScribe
+The file is parsed once, by the one safe parser (lists/battlescribe/safe_xml.py: no DTDs,
+entities or external references), and leniently: attributes New Recruit adds, nested forces and BattleScribe
 2.01's older names are ignored. Every force and selection is mapped through
 the BattleScribe ids of the converted armies (lists/rosters/battlescribe_ids.py)
 to the same document a YAML roster file gives, which then goes through every
@@ -12,15 +12,16 @@ kept to be compared with ours. See docs/roster-format.md.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from xml.etree.ElementTree import Element
 
-import defusedxml.ElementTree as SafeET
-from defusedxml import DefusedXmlException
+from lxml.etree import _Element as Element
 
 from lists.battlescribe.archives import ArchiveRefused, read_single_member
+from lists.battlescribe.safe_xml import XmlRefused
+from lists.battlescribe.safe_xml import parse_xml as parse_safely
 from lists.rosters import battlescribe_ids
 from lists.rosters.battlescribe_ids import GROUP_KIND, LEAST, NAME, NODE_ID
 from lists.rosters.format import MAX_FILE_BYTES, MAX_PROBLEMS, Problem, RosterFile, RosterFileInvalid
@@ -29,6 +30,7 @@ from lists.rules.validation import FORCES_MAX
 
 MAX_XML_BYTES = 512 * 1024  # after decompression, as for every roster file
 MAX_DEPTH = 40  # elements nested deeper than any roster needs are refused (reading them recurses)
+TOO_DEEP = "boolean(/" + "/*" * (MAX_DEPTH + 1) + ")"  # an element below MAX_DEPTH levels, found by libxml2
 MAX_NUMBER = 1000  # a selection's number above any a roster holds is read as this (and refused with its field)
 QUALITIES = ("inexperienced", "regular", "veteran")
 TRANSPORT_NOTE = "Transport: "  # our note on a unit riding another (BattleScribe has no such link)
@@ -64,31 +66,36 @@ def unzip(raw: bytes) -> bytes:
 
 
 def parse_xml(raw: bytes) -> Element:
-    """The roster element, namespaces dropped from every tag (BattleScribe and New Recruit differ there)."""
+    """The roster element, its tags namespaced or not (BattleScribe and New Recruit differ there): every look-up
+    here matches any namespace (`items`, `tag`), so no element is visited in Python to read the file."""
     data = unzip(raw) if raw[:4] == b"PK\x03\x04" else raw
     if len(data) > MAX_XML_BYTES:
         raise BattleScribeRefused([f"the file is {len(data)} bytes; the limit is {MAX_XML_BYTES}"])
     try:
-        root = SafeET.fromstring(data, forbid_dtd=True)
-    except DefusedXmlException as exc:
-        raise BattleScribeRefused([f"the XML uses a feature refused for safety ({type(exc).__name__})"]) from None
-    except (SafeET.ParseError, ValueError) as exc:
-        raise BattleScribeRefused([f"not valid XML: {exc}"]) from None
-    pending = [(root, 1)]
-    while pending:  # without recursion: the depth is what is being checked
-        element, depth = pending.pop()
-        if depth > MAX_DEPTH:
-            raise BattleScribeRefused([f"the XML is nested more than {MAX_DEPTH} levels deep"])
-        if isinstance(element.tag, str):
-            element.tag = element.tag.rsplit("}", 1)[-1]
-        pending.extend((child, depth + 1) for child in element)
-    if root.tag != "roster":
-        raise BattleScribeRefused([f"not a BattleScribe roster: the file's root is <{root.tag}>, not <roster>"])
+        root = parse_safely(data)
+    except XmlRefused as refused:
+        raise BattleScribeRefused([str(refused)]) from None
+    if root.xpath(TOO_DEEP):
+        raise BattleScribeRefused([f"the XML is nested more than {MAX_DEPTH} levels deep"])
+    if local_name(root) != "roster":
+        raise BattleScribeRefused([f"not a BattleScribe roster: the file's root is <{local_name(root)}>, not <roster>"])
     return root
 
 
-def items(element: Element, container: str, item: str) -> list[Element]:
-    return element.findall(f"{container}/{item}")
+def local_name(element: Element) -> str:
+    return element.tag.rsplit("}", 1)[-1]
+
+
+def tag(name: str) -> str:
+    """An element name as a look-up matching it in any namespace, or none."""
+    return f"{{*}}{name}"
+
+
+def items(element: Element, container: str, item: str, most: int | None = None) -> list[Element]:
+    """The `item` elements of `element`'s `container` children (lxml filters their tags, in C); the first
+    `most` of them where given (a bound need not read the rest)."""
+    found = (each for holder in element.iterchildren(tag(container)) for each in holder.iterchildren(tag(item)))
+    return list(itertools.islice(found, most))
 
 
 def file_cost(selection: Element, counted: Callable[[Element], bool]) -> float:
@@ -146,9 +153,14 @@ class Reading:
         self.problems.append(text)
 
 
-def read_roster(raw: bytes) -> Reading:
-    """Map a .ros/.rosz to our roster document; BattleScribeRefused lists every reason it cannot be."""
-    root = parse_xml(raw)
+def read_roster(raw: bytes, root: Element | None = None) -> Reading:
+    """Map a .ros/.rosz (or its root, parsed by `parse_xml`) to our roster document; BattleScribeRefused
+    lists every reason it cannot be."""
+    return read_roster_element(parse_xml(raw) if root is None else root)
+
+
+def read_roster_element(root: Element) -> Reading:
+    """The same of a roster element already parsed (a pasted list's, lists/rosters/pasted_packs.py)."""
     known = battlescribe_ids.ids()
     system = known.get("game_system", {})
     if not system or root.get("gameSystemId") != system.get("id"):
@@ -193,7 +205,7 @@ def _forces(root: Element) -> list[Element]:
     A roster holds at most FORCES_MAX: one more refuses the file at once, before any force is read.
     """
     forces: list[Element] = []
-    pending = items(root, "forces", "force")[::-1]  # a stack, next force last: linear however they nest
+    pending = items(root, "forces", "force", FORCES_MAX + 1)[::-1]  # a stack, next force last: linear however they nest
     while pending:
         force = pending.pop()
         forces.append(force)
@@ -201,7 +213,7 @@ def _forces(root: Element) -> list[Element]:
             raise BattleScribeRefused(
                 [f"the roster holds more than {FORCES_MAX} forces (platoons), the most one holds"]
             )
-        pending.extend(items(force, "forces", "force")[::-1])
+        pending.extend(items(force, "forces", "force", FORCES_MAX + 1)[::-1])
     return forces
 
 
@@ -246,6 +258,8 @@ def _top_selection(nation: str, selection: Element, units: list[dict], reading: 
         reading.armies.add(army_key)
         return True
     children = items(selection, "selections", "selection")
+    if not children and chain in battlescribe_ids.ids().get("force_roots", {}).get(nation, []):
+        return True  # an entry BattleScribe adds to every force (the Officer), the player's pick not made yet
     other = battlescribe_ids.ids().get("other_roots", {}).get(nation, {}).get(chain)
     if other is not None and other[1] and not children:
         return True  # an entry BattleScribe adds to every force (Command Vehicle Options), holding nothing
@@ -329,7 +343,7 @@ def _unit(selection: Element, key: str, chain: str, reading: Reading) -> dict:
     if options:
         entry["options"] = options
     note = []
-    for line in (selection.findtext("customNotes") or "").splitlines():
+    for line in (selection.findtext(tag("customNotes")) or "").splitlines():
         if line.startswith(TRANSPORT_NOTE) and line[len(TRANSPORT_NOTE) :].strip():
             entry["transport"] = line[len(TRANSPORT_NOTE) :].strip()[:100]
         elif line.strip():
@@ -374,12 +388,18 @@ def _content(
         _content(child, chain, tree, options_by_id, found, unit_name, reading)
 
 
-def load_battlescribe(raw: bytes):
-    """A .ros/.rosz as a resolved roster of ours (lists/rosters/files.py), with the file's own points kept."""
+def load_battlescribe(raw: bytes, root: Element | None = None):
+    """A .ros/.rosz (its root, where the caller parsed it already) as a resolved roster of ours
+    (lists/rosters/files.py), with the file's own points kept."""
     if len(raw) > MAX_FILE_BYTES:
         raise RosterFileInvalid([Problem("", f"the file is {len(raw)} bytes; the limit is {MAX_FILE_BYTES}")])
+    return load_reading(lambda: read_roster(raw, root))
+
+
+def load_reading(read: Callable[[], Reading]):
+    """The resolved roster of a `read()` mapping (refused with its every reason), the file's own points kept."""
     try:
-        reading = read_roster(raw)
+        reading = read()
         entry = RosterFile.model_validate(reading.document)
     except BattleScribeRefused as refused:
         problems = [Problem("", problem) for problem in refused.problems]

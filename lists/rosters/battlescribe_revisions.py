@@ -16,10 +16,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 
 from lists import models
-from lists.battlescribe.engine import Roster
-from lists.battlescribe.engine.elements import Selection
-from lists.battlescribe.engine.roster_files import read_roster_xml
-from lists.battlescribe.engine.validation import roster_errors
+from lists.battlescribe.engine import Roster, Selection, read_roster_xml, roster_errors
 from lists.gamedata.battlescribe_cache import battlescribe_game_data
 from lists.rosters import battlescribe_data_editing as editing
 from lists.rosters.battlescribe_data_rosters import number, primary_cost_type

@@ -10,7 +10,7 @@ and exporting in `writing`; every public name is importable from here.
 
 from __future__ import annotations
 
-from lists.rosters import battlescribe_data_json, battlescribe_data_rosters, text_files
+from lists.rosters import battlescribe_data_json, battlescribe_data_rosters, pasted_rosters, text_files
 from lists.rosters.battlescribe_data_rosters import DataSetRoster
 from lists.rosters.battlescribe_reading import is_battlescribe, load_battlescribe
 from lists.rosters.format import (
@@ -31,6 +31,7 @@ from lists.rosters.format import (
     UnitEntry,
 )
 from lists.rosters.parsing import _read, _with_lines, check_document, parse, read_roster_file
+from lists.rosters.pasted_rosters import battlescribe_text
 from lists.rosters.resolving import ResolvedRoster, default_force_name, default_label, resolve
 from lists.rosters.writing import dump_json, dump_yaml, export_roster, export_unit, replace_units, save_new_roster
 
@@ -66,6 +67,7 @@ __all__ = [
     "load_roster_file",
     "load_any_roster_file",
     "DataSetRoster",
+    "battlescribe_text",
     "data_set_roster_document",
 ]
 
@@ -81,7 +83,7 @@ def load_roster_file(raw: bytes, filename: str = "") -> ResolvedRoster:
     if is_battlescribe(
         raw, filename
     ):  # .ros/.rosz: BattleScribe and New Recruit (lists/rosters/battlescribe_reading.py)
-        root, _ = battlescribe_data_rosters.read_root(raw)
+        root, _ = battlescribe_data_rosters.read_root(raw)  # parsed once, then read from this tree
         if battlescribe_data_rosters.is_data_set_roster(root):
             game = root.get("gameSystemName") or root.get("gameSystemId")
             raise RosterFileInvalid(
@@ -93,7 +95,9 @@ def load_roster_file(raw: bytes, filename: str = "") -> ResolvedRoster:
                     )
                 ]
             )
-        return load_battlescribe(raw)
+        return load_battlescribe(raw, root)
+    if pasted_rosters.is_pasted_list(raw, filename):  # BattleScribe's and New Recruit's text, as players paste it
+        return _ours(pasted_rosters.load_pasted_list(raw))
     if text_files.is_roster_text(raw, filename):  # roster.txt, as the share page writes it
         return text_files.load_roster_text(raw)
     entry, node = _read(raw, filename)
@@ -103,15 +107,29 @@ def load_roster_file(raw: bytes, filename: str = "") -> ResolvedRoster:
         raise RosterFileInvalid(_with_lines(invalid.problems, node)) from None
 
 
+def _ours(resolved):
+    """A roster of our packs, where only those are taken: a pasted list of a data set is refused, as its .ros is."""
+    if isinstance(resolved, DataSetRoster):
+        message = (
+            f"this is a list of {resolved.game_name}, a loaded BattleScribe data set: it is read as a roster of "
+            "that game (the home page's import, `validate_roster`, an event of that game)"
+        )
+        raise RosterFileInvalid([Problem("", message)])
+    return resolved
+
+
 def load_any_roster_file(raw: bytes, filename: str = "") -> ResolvedRoster | DataSetRoster:
     """A roster file of ours (as `load_roster_file`) or, for a `.ros`/`.rosz` of a game system our packs do not
     claim, a roster of its loaded BattleScribe data set read by the engine (lists/rosters/battlescribe_data_rosters.py).
     RosterFileInvalid lists every problem (for a game system without data: that none is loaded)."""
     if is_battlescribe(raw, filename):
-        root, _ = battlescribe_data_rosters.read_root(raw)
+        root, _ = battlescribe_data_rosters.read_root(raw)  # parsed once, then read from this tree
         if not battlescribe_data_rosters.claimed_by_packs(root.get("gameSystemId") or ""):
-            return battlescribe_data_rosters.read_data_set_roster(raw)
-    elif not text_files.is_roster_text(raw, filename):
+            return battlescribe_data_rosters.read_data_set_roster(raw, root=root)
+        return load_battlescribe(raw, root)
+    if pasted_rosters.is_pasted_list(raw, filename):  # of our packs' Bolt Action, or of a loaded data set
+        return pasted_rosters.load_pasted_list(raw)
+    if not text_files.is_roster_text(raw, filename):
         data, _ = parse(raw, filename)
         if battlescribe_data_json.is_document(data):  # our JSON/YAML export of such a roster, rebuilt by the engine
             return battlescribe_data_json.read_document(data)

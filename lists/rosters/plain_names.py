@@ -10,6 +10,16 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from lists.rules.validation import one_line
+
+
+def plain_text(text: str, notes: bool = False) -> str:
+    """A name as every name of ours is kept (`validation.one_line`: one line, NFC, no control characters nor
+    what no XML may hold), or `notes`, each of their lines so kept; ValueError says what it holds."""
+    if notes:
+        return "\n".join(one_line(line) for line in text.splitlines()).strip()
+    return one_line(text)
+
 
 def _normal(text: str) -> str:
     return " ".join(text.casefold().replace("’", "'").split())

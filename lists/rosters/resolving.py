@@ -57,6 +57,7 @@ class ResolvedRoster:
     units: list[UnitRow] = field(default_factory=list)
     overlays: list[models.GameSystem] = field(default_factory=list)
     file_points: dict | None = None  # a BattleScribe file's own points (total, by label), never used as ours
+    unread: list = field(default_factory=list)  # a pasted list's lines not read (lists/rosters/pasted_rosters.py)
 
     def snapshot(self) -> RosterSnapshot:
         return self.data.snapshot(

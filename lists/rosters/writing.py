@@ -146,4 +146,6 @@ def dump_yaml(document: dict) -> str:
 
 
 def dump_json(document: dict) -> str:
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    """The one JSON writer of roster documents (exports, the API, validate_roster): never Infinity or NaN,
+    which no JSON reader takes (a non-finite number reaching it is a bug, and raises)."""
+    return json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n"

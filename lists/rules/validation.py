@@ -30,10 +30,14 @@ YEAR_MIN, YEAR_MAX = 1900, 1960
 SETTING_NUMBER_MAX = 100_000  # a number setting, such as a tournament's limit of order dice
 FORCES_MAX = 20  # forces (platoons) in one roster
 # Control characters, line and paragraph separators and bidirectional marks, embeddings, overrides and
-# isolates: a name holding one could print lines of its own (a fake "Legal" in roster.txt) or read backwards.
-CONTROL_CHARACTERS = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+# isolates: a name holding one could print lines of its own (a fake "Legal" in roster.txt) or read backwards;
+# and lone surrogates and the noncharacters U+FFFE and U+FFFF, which no XML (a .ros, a card) may hold.
+CONTROL_CHARACTERS = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufffe\uffff]"
+)
 ONE_LINE_MESSAGE = (
     "names and labels are one line of text: no line breaks, tabs or other control characters, nor direction marks"
+    " or characters no text file may hold (U+FFFF, lone surrogates)"
 )
 # Characters that show nothing (zero-width spaces and joiners, soft hyphens, fillers, variation selectors,
 # tags): two names differing only by them read the same, so they are removed (with every other format

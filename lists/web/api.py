@@ -21,7 +21,7 @@ from lists.web.page_helpers import limit_pages
 
 
 def _json(data) -> JsonResponse:
-    return JsonResponse(data, safe=False, json_dumps_params={"ensure_ascii": False})
+    return JsonResponse(data, safe=False, json_dumps_params={"ensure_ascii": False, "allow_nan": False})
 
 
 def _game(system_key: str) -> models.GameSystem:

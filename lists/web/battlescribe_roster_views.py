@@ -1,4 +1,5 @@
-"""Pages of rosters of loaded BattleScribe data sets: start, the editor, share, files, copy and PDFs.
+"""Pages of rosters of loaded BattleScribe data sets: start, the editor and share page (their files, copy and
+PDFs are every roster's, in share_views and print_views).
 
 Every change is one engine action on the kept roster (lists/rosters/battlescribe_data_editing.py); the
 editor answers an htmx request with the roster's part of the page and any other with a redirect back,
@@ -8,7 +9,6 @@ so the page works without JavaScript.
 from __future__ import annotations
 
 import time
-from functools import partial
 
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
@@ -17,13 +17,11 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from lists import models
-from lists.cards import Layout, battlescribe_cards
-from lists.pdfs import tasks
+from lists.roster_kinds import data_sets
+from lists.roster_kinds.data_set_shape import roster_shape
 from lists.rosters import battlescribe_data_editing as editing
 from lists.rosters import battlescribe_revisions as revisions
 from lists.rosters.battlescribe_data_editing import EditRefused
-from lists.rosters.battlescribe_writing import roster_rosz
-from lists.rosters.files import data_set_roster_document, dump_json, dump_yaml
 from lists.rosters.sharing import (
     data_set_roster_for_edit,
     data_set_roster_for_share,
@@ -31,9 +29,15 @@ from lists.rosters.sharing import (
     new_edit_secret,
     new_share_id,
 )
-from lists.web.battlescribe_roster_shape import roster_shape
-from lists.web.page_helpers import download, download_name, limit_creation, limit_pages, problems_page, whole_number
-from lists.web.print_views import deliver
+from lists.web.page_helpers import (
+    adds_limited,
+    limit_creation,
+    limit_edits,
+    limit_pages,
+    problems_page,
+    too_many_requests,
+    whole_number,
+)
 from lists.web.start_views import remember_and_open
 
 ROSTER_EDITOR = "bs-edit"
@@ -138,11 +142,18 @@ def move(request: HttpRequest, secret: str) -> HttpResponse:
     return redirect("lists:bs-edit", secret=secret)
 
 
+# The changes that add units, counted against the client's budget of adds as our rosters' adds are.
+ADDING = {"add", "add-force", "count", "duplicate"}
+
+
 @require_POST
+@limit_edits
 def change(request: HttpRequest, secret: str) -> HttpResponse:
     """One change to the roster; refused changes come back with why, and nothing is saved."""
     started = time.perf_counter()
     kept = data_set_roster_for_edit(secret)
+    if request.POST.get("action") in ADDING and adds_limited(request):
+        return too_many_requests(request, None)
     version = whole_number(request.POST.get("version"))
     # A field sent twice keeps its last value: a button's action after the form's own, a ticked box after its 0.
     fields = {key: request.POST.getlist(key)[-1] for key in request.POST if key != "csrfmiddlewaretoken"}
@@ -150,7 +161,7 @@ def change(request: HttpRequest, secret: str) -> HttpResponse:
     problem = conflict = None
     try:
         with transaction.atomic():
-            editing.apply(roster, fields.get("action", ""), fields)
+            data_sets.change(roster, fields.get("action", ""), fields)
             if not editing.save(kept, roster, version):
                 conflict = True
     except EditRefused as refused:
@@ -182,64 +193,3 @@ def share(request: HttpRequest, share_id: str) -> HttpResponse:
     response = render(request, "lists/battlescribe_share.html", context)
     response["X-Robots-Tag"] = "noindex, nofollow"
     return response
-
-
-@require_GET
-def export(request: HttpRequest, share_id: str, zipped: bool) -> HttpResponse:
-    """The roster as BattleScribe and New Recruit read it (`.ros`, or zipped `.rosz`)."""
-    kept = data_set_roster_for_share(share_id)
-    xml = editing.export_xml(kept).encode()
-    if zipped:
-        return download(roster_rosz(xml), "application/zip", download_name(kept, ".rosz"))
-    return download(xml, "application/xml; charset=utf-8", download_name(kept, ".ros"))
-
-
-@require_GET
-def export_document(request: HttpRequest, share_id: str, fmt: str) -> HttpResponse:
-    """The roster as JSON or YAML: the API's content with the entry ids it is imported back by."""
-    kept = data_set_roster_for_share(share_id)
-    document = data_set_roster_document(editing.open_roster(kept), kept.data_set)
-    if fmt == "json":
-        return download(dump_json(document), "application/json; charset=utf-8", download_name(kept, ".json"))
-    return download(dump_yaml(document), "application/yaml; charset=utf-8", download_name(kept, ".yaml"))
-
-
-@require_GET
-def text(request: HttpRequest, share_id: str) -> HttpResponse:
-    """The roster as plain text: forces, selections with their points, and the verdict."""
-    kept = data_set_roster_for_share(share_id)
-    shape = roster_shape(editing.open_roster(kept), with_offers=False)
-    body = render(request, "lists/battlescribe_roster.txt", {"kept": kept, "shape": shape}).content
-    return download(body, "text/plain; charset=utf-8", download_name(kept, ".txt"))
-
-
-@require_POST
-@limit_creation
-def copy(request: HttpRequest, share_id: str) -> HttpResponse:
-    """A copy of a shared roster with a new edit link of the visitor's own, on the same data revision."""
-    kept = data_set_roster_for_share(share_id)
-    roster = editing.open_roster(kept)
-    roster.name = f"Copy of {kept.name}"[: editing.MAX_NAME]
-    secret = new_edit_secret()
-    copied = editing.keep_new(kept.data_set, roster, new_share_id(), hash_secret(secret))
-    return remember_and_open(request, copied, secret, ROSTER_EDITOR)
-
-
-@require_GET
-@limit_pages
-def printout(request: HttpRequest, share_id: str, what: str) -> HttpResponse:
-    """The roster's unit cards (`cards`) or organiser's list (`list`) as a PDF, from the data's profiles: served
-    from the cache (one per roster version), else rendered in the background while the PDFs' waiting page
-    follows it, as every roster's PDF is (a big roster takes many seconds to print)."""
-    kept = data_set_roster_for_share(share_id)
-    # The organiser's list and the first card carry the share link as a QR code.
-    link = request.build_absolute_uri(reverse("lists:bs-share", args=[kept.share_id]))
-    key = battlescribe_cards.battlescribe_pdf_key(what, kept, link)
-    units = editing.unit_count(kept)
-    layout = Layout(link=link)
-    start = partial(
-        tasks.start, key, kept.share_id, what, layout, units, subject=tasks.BATTLESCRIBE, version=kept.version
-    )
-    return deliver(
-        request, kept, what, key, start, units, reverse("lists:bs-share", args=[kept.share_id]), f"-{what}.pdf"
-    )

@@ -10,17 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.conf import settings
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
-from django_ratelimit.core import is_ratelimited
 
 from lists import models
 from lists.gamedata.loading import game_data, one_state, roster_snapshot, roster_units
 from lists.gamedata.overlays import played_house_rules, switch_overlays
+from lists.roster_kinds.base import UNIT_CAP
 from lists.rosters.edits import Draft, EditRefused, StaleEdit, edit
 from lists.rosters.files import MAX_UNITS, RosterFileInvalid, default_force_name, default_label
 from lists.rosters.format import short_note
@@ -37,7 +36,7 @@ from lists.web.editor_page import (
     unit_form_for,
 )
 from lists.web.forms import ForceForm
-from lists.web.page_helpers import too_many_requests, whole_number
+from lists.web.page_helpers import adds_limited, limit_edits, too_many_requests, whole_number
 
 UNDO_SECONDS = 60 * 60
 # A unit form's fields as the editor labels them.
@@ -69,21 +68,17 @@ def _saved(
     return refused or after_edit(request, roster, secret, anchor)
 
 
-def _edit_rate_limited(request) -> bool:
-    """Units are added one POST at a time: a client may add only so many a minute."""
-    return is_ratelimited(request, group="edit-units", key="ip", rate=settings.UNIT_ADD_RATE, increment=True)
-
-
 def _full(roster: models.Roster) -> str | None:
     if roster.units.count() >= MAX_UNITS:
-        return f"A roster holds at most {MAX_UNITS} units; this one is full."
+        return UNIT_CAP
     return None
 
 
 @require_POST
+@limit_edits
 def add_unit(request: HttpRequest, secret: str) -> HttpResponse:
     roster = roster_for_edit(secret)
-    if _edit_rate_limited(request):
+    if adds_limited(request):
         return too_many_requests(request, None)
     data = game_data(roster.system)
     unit_id = whole_number(request.POST.get("unit_type"))
@@ -115,6 +110,7 @@ def add_unit(request: HttpRequest, secret: str) -> HttpResponse:
 
 
 @require_POST
+@limit_edits
 def update_unit(request: HttpRequest, secret: str, unit_id: int) -> HttpResponse:
     roster = roster_for_edit(secret)
     with one_state():
@@ -168,6 +164,7 @@ def update_unit(request: HttpRequest, secret: str, unit_id: int) -> HttpResponse
 
 
 @require_POST
+@limit_edits
 def update_note(request: HttpRequest, secret: str, unit_id: int) -> HttpResponse:
     """The player's note on a unit (painting scheme, which models): one line, at most NOTE_MAX_LENGTH characters."""
     roster = roster_for_edit(secret)
@@ -225,6 +222,7 @@ def _gone(request, roster, secret) -> HttpResponse:
 
 
 @require_POST
+@limit_edits
 def remove_unit(request: HttpRequest, secret: str, unit_id: int) -> HttpResponse:
     """Remove a unit; it can be brought back (with Undo) until the next removal."""
     roster = roster_for_edit(secret)
@@ -259,6 +257,7 @@ def remove_unit(request: HttpRequest, secret: str, unit_id: int) -> HttpResponse
 
 
 @require_POST
+@limit_edits
 def undo_remove(request: HttpRequest, secret: str) -> HttpResponse:
     """Bring back the unit removed last, where it was, with the units it carried back aboard."""
     roster = roster_for_edit(secret)
@@ -288,10 +287,11 @@ def undo_remove(request: HttpRequest, secret: str) -> HttpResponse:
 
 
 @require_POST
+@limit_edits
 def duplicate_unit(request: HttpRequest, secret: str, unit_id: int) -> HttpResponse:
     """Add a copy of a unit (same choices, a label of its own) just after it."""
     roster = roster_for_edit(secret)
-    if _edit_rate_limited(request):
+    if adds_limited(request):
         return too_many_requests(request, None)
 
     made = {}
@@ -315,6 +315,7 @@ def duplicate_unit(request: HttpRequest, secret: str, unit_id: int) -> HttpRespo
 
 
 @require_POST
+@limit_edits
 def add_force(request: HttpRequest, secret: str) -> HttpResponse:
     """Add a force (a platoon) with the organisation chosen, after the others."""
     roster = roster_for_edit(secret)
@@ -333,6 +334,7 @@ def add_force(request: HttpRequest, secret: str) -> HttpResponse:
 
 
 @require_POST
+@limit_edits
 def update_force(request: HttpRequest, secret: str, force_id: int) -> HttpResponse:
     """Rename a force, or change the organisation it follows."""
     roster = roster_for_edit(secret)
@@ -350,6 +352,7 @@ def update_force(request: HttpRequest, secret: str, force_id: int) -> HttpRespon
 
 
 @require_POST
+@limit_edits
 def remove_force(request: HttpRequest, secret: str, force_id: int) -> HttpResponse:
     """Remove a force that has no units (a roster keeps at least one force)."""
     roster = roster_for_edit(secret)
@@ -378,6 +381,7 @@ def _form_errors(form) -> list[str]:
 
 
 @require_POST
+@limit_edits
 def update_settings(request: HttpRequest, secret: str) -> HttpResponse:
     roster = roster_for_edit(secret)
     data = game_data(roster.system)

@@ -8,6 +8,7 @@ from django.utils import timezone
 from lists import models
 from lists.event_models import PLAYER_MAX_LENGTH
 from lists.rosters.files import MAX_FILE_BYTES
+from lists.rosters.numbers import whole_number
 from lists.rules.validation import NAME_MAX_LENGTH, POINTS_LIMIT_MAX, SETTING_NUMBER_MAX, YEAR_MAX, YEAR_MIN
 from lists.web.army_choices import army_groups
 from lists.web.forms import NameField
@@ -30,10 +31,10 @@ def data_set_value(data_set: models.BattleScribeDataSet) -> str:
 def data_set_from(value) -> models.BattleScribeDataSet | None:
     """The data set a game select's value names, or None (another value, or no such data set)."""
     text = str(value or "").strip()
-    number = text.removeprefix(DATA_SET_PREFIX)
-    if not text.startswith(DATA_SET_PREFIX) or not number.isdigit() or len(number) > 12:
+    number = whole_number(text.removeprefix(DATA_SET_PREFIX))
+    if not text.startswith(DATA_SET_PREFIX) or number is None:
         return None
-    return models.BattleScribeDataSet.objects.filter(pk=int(number)).first()
+    return models.BattleScribeDataSet.objects.filter(pk=number).first()
 
 
 def picked_game(form: forms.Form) -> models.GameSystem | None:
@@ -125,6 +126,8 @@ class EventForm(forms.Form):
         system = cleaned.get("game")
         if isinstance(system, models.BattleScribeDataSet):
             return self._clean_data_set_event(cleaned, system)
+        # The event's game: one of our packs' (`system`) or a loaded data set at one revision (`data_set`).
+        cleaned["system"], cleaned["data_set"] = system, None
         if system is None:
             return cleaned
         armies = {army.key: army.key for army in models.Army.objects.filter(system=system)}
@@ -172,6 +175,7 @@ class EventForm(forms.Form):
                     "and the points limit only. Leave it empty.",
                 )
         self._clean_deadline(cleaned)
+        cleaned["system"], cleaned["data_set"] = None, data_set
         return cleaned
 
 

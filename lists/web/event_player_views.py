@@ -18,10 +18,11 @@ from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_ratelimit.core import is_ratelimited
 
+from lists import roster_kinds
 from lists.event_models import Event, Submission
 from lists.events import submitting
-from lists.events.battlescribe_submitting import RosterXml
-from lists.rosters.sharing import data_set_roster_for_edit, hash_secret, roster_for_edit
+from lists.roster_kinds import RosterXml
+from lists.rosters.sharing import hash_secret
 from lists.web.event_forms import ListForm, SubmitForm, SubmitRosterForm
 from lists.web.page_helpers import limit_creation, too_many_requests
 
@@ -125,18 +126,11 @@ def submit(request: HttpRequest, public_id: str) -> HttpResponse:
 
 
 @require_POST
-def submit_roster(request: HttpRequest, secret: str) -> HttpResponse:
-    """From a roster's editor: submit the roster as it stands now to the event whose link (or the player's own
-    submission link) is pasted."""
-    roster = roster_for_edit(secret)
-    return _submit_from_editor(request, lambda: submitting.document_from_roster(roster))
-
-
-@require_POST
-def submit_data_set_roster(request: HttpRequest, secret: str) -> HttpResponse:
-    """From a BattleScribe roster's editor: as submit_roster, the roster's .ros as it stands now."""
-    kept = data_set_roster_for_edit(secret)
-    return _submit_from_editor(request, lambda: RosterXml(kept.ros_xml.encode()))
+def submit_roster(request: HttpRequest, secret: str, kind: str = roster_kinds.PACKS) -> HttpResponse:
+    """From a roster's editor (of any kind): submit the roster as it stands now to the event whose link (or the
+    player's own submission link) is pasted."""
+    roster = roster_kinds.kind_named(kind).open_for_edit(secret)
+    return _submit_from_editor(request, roster.listing)
 
 
 def _submit_from_editor(request: HttpRequest, listing) -> HttpResponse:

@@ -1,4 +1,5 @@
-"""Event pages: run an event, submit a list, the organiser's table, its exports and its print pack.
+"""Event pages: run an event, submit a list, the organiser's table, its exports and its print pack; a list's
+page as its kind shows it (a data set's list read again by the engine, and its .ros as submitted).
 
 Every page works without JavaScript; every change is a POST form with CSRF.
 The organiser's pages open by a secret link (stored as a hash), the public page
@@ -21,12 +22,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from lists.cards import list_context
 from lists.event_models import MAX_SUBMISSIONS, Event, Submission
-from lists.events import print_pack, submitting
-from lists.models import BattleScribeDataSet
+from lists.events import data_set_lists, print_pack, submitting
+from lists.roster_kinds.data_set_shape import roster_shape
+from lists.rosters.format import RosterFileInvalid
 from lists.rosters.sharing import hash_secret, new_edit_secret, new_share_id
-from lists.web import event_battlescribe_views
 from lists.web.event_forms import EventForm
-from lists.web.page_helpers import download_name, limit_creation, limit_pages, pdf_or_job
+from lists.web.page_helpers import download, download_name, limit_creation, limit_pages, pdf_or_job
 
 SORTS = {
     "player": lambda row: row["submission"].player.casefold(),
@@ -66,16 +67,14 @@ def new_event(request: HttpRequest) -> HttpResponse:
         return render(request, "lists/event_new.html#pack-fields", {"form": form})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        game = data["game"]  # one of our games, or a loaded BattleScribe data set at its revision
-        data_set = game if isinstance(game, BattleScribeDataSet) else None
         secret = new_edit_secret()
         Event.objects.create(
             public_id=new_share_id(),
             organiser_secret_hash=hash_secret(secret),
             name=data["name"].strip(),
             date=data["date"],
-            system=None if data_set else game,
-            data_set=data_set,
+            system=data["system"],  # one of our games, or a loaded BattleScribe data set at its revision
+            data_set=data["data_set"],
             points_limit=data["points_limit"],
             max_order_dice=data["max_order_dice"],
             allowed_armies=data["allowed_armies"],
@@ -147,7 +146,7 @@ def organiser(request: HttpRequest, secret: str) -> HttpResponse:
         "columns": [
             (key, label, f"-{key}" if sort == key else key)
             for key, label in COLUMNS
-            if not (event.data_set_id and key == "order_dice")  # a BattleScribe game has no order dice here
+            if key != "order_dice" or submitting.lists_of(event).order_dice  # a data set's game has none here
         ],
         "created": request.GET.get("created") == "1",
         "removed": request.GET.get("removed") == "1",
@@ -193,9 +192,12 @@ def remove_submission(request: HttpRequest, secret: str, submission_id: int) -> 
 
 
 def _submission_page(request, event: Event, submission: Submission, organiser_secret: str | None) -> HttpResponse:
-    """The frozen list, read-only, judged under the event's rules."""
-    if event.data_set_id:
-        return event_battlescribe_views.submission_page(request, event, submission, organiser_secret)
+    """The frozen list, read-only, judged under the event's rules, as the kind of list it is shows it."""
+    show = submitting.of_kind(event, _pack_submission_page, _data_set_submission_page)
+    return show(request, event, submission, organiser_secret)
+
+
+def _pack_submission_page(request, event: Event, submission: Submission, organiser_secret: str | None):
     try:
         checked = submitting.check(event, submission)
     except Exception:  # noqa: BLE001 - the game's data changed under the frozen list: say so, never 500
@@ -212,6 +214,33 @@ def _submission_page(request, event: Event, submission: Submission, organiser_se
         "fingerprint": submission.fingerprint,
     }
     return _noindex(render(request, "lists/event_submission.html", context))
+
+
+def _data_set_submission_page(request, event: Event, submission: Submission, organiser_secret: str | None):
+    """A data set's frozen list read again against the event's data set, with the event's points limit."""
+    try:
+        found = data_set_lists.check(event, submission)
+    except RosterFileInvalid as invalid:
+        problems = ["The list no longer reads against the event's data:", *(str(p) for p in invalid.problems[:5])]
+        context = {"title": "This list cannot be shown", "problems": problems}
+        return render(request, "lists/problems.html", context, status=409)
+    context = {
+        "event": event,
+        "submission": submission,
+        "secret": organiser_secret,
+        "shape": roster_shape(found.roster, with_offers=False),
+        "verdict": submitting.summary(event, submission),
+    }
+    return _noindex(render(request, "lists/event_bs_submission.html", context))
+
+
+@require_GET
+def submission_ros(request: HttpRequest, secret: str, submission_id: int) -> HttpResponse:
+    """For the organiser: a BattleScribe list's .ros exactly as it was submitted (for BattleScribe or New Recruit)."""
+    event = submitting.event_for_organiser(secret)
+    submission = get_object_or_404(Submission, event=event, id=submission_id, ros_xml__gt="")
+    filename = download_name(event, f"-{slugify(submission.player)[:40] or 'player'}.ros")
+    return download(submission.ros_xml.encode(), "application/xml; charset=utf-8", filename)
 
 
 @require_GET
@@ -250,13 +279,11 @@ def submissions_json(request: HttpRequest, secret: str) -> HttpResponse:
     event = submitting.event_for_organiser(secret)
     head = {
         "name": event.name,
-        "game": event.data_set.game_system_id if event.data_set_id else event.system.key,
         "points_limit": event.points_limit,
         "deadline": event.deadline.isoformat(),
         "locked": event.locked,
+        **submitting.lists_of(event).game_fields(event),  # its game (and a data set's revision)
     }
-    if event.data_set_id:  # the BattleScribe data the lists are checked against
-        head["data_set"] = {"name": event.data_set.name, "revision": event.data_set.revision}
     response = JsonResponse({"event": head, "submissions": export_rows(request, event)})
     return _noindex(response)
 

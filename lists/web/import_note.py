@@ -1,25 +1,23 @@
-"""The page after importing a BattleScribe file whose own total differs from our points."""
+"""The page after importing a BattleScribe file or a pasted list whose own total differs from our points, or
+whose lines were not all read."""
 
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from lists.rosters.battlescribe_reading import file_points_report
-from lists.rules.verdict import judge
+from lists import roster_kinds
 
 
 def imported(request: HttpRequest, opened: HttpResponse, resolved) -> HttpResponse:
-    """After a BattleScribe file is imported: where its own total differs from ours, a page saying so (with the
-    units that differ) before the editor; else straight on to the editor (`opened`, which sets the cookie)."""
-    if resolved.file_points is None:
+    """After a BattleScribe file or a pasted list is imported: where its own total differs from ours (with the
+    units that differ), or where lines of the paste were not read (each with its line), a page saying so before
+    the editor; else straight on to the editor (`opened`, which sets the cookie)."""
+    unread = [line.finding()["message"] for line in resolved.unread]
+    said = roster_kinds.import_report(resolved, bool(unread))
+    if said is None or (said["report"] is None and not unread):
         return opened
-    snapshot = resolved.snapshot()
-    verdict = judge(snapshot)
-    report = file_points_report(resolved.file_points, snapshot, verdict.unit_points, verdict.points)
-    if report is None:
-        return opened
-    context = {"name": snapshot.name, "report": report, "points": verdict.points, "edit_url": opened["Location"]}
+    context = {**said, "unread": unread, "edit_url": opened["Location"]}
     page = render(request, "lists/battlescribe_imported.html", context)
     page.cookies = opened.cookies  # the edit link is remembered on this device, as after any import
     return page

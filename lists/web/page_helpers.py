@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import RequestDataTooBig
@@ -15,9 +13,8 @@ from django_ratelimit.core import is_ratelimited
 from django_ratelimit.decorators import ratelimit
 
 from lists import models
-from lists.gamedata.loading import game_data, roster_snapshot
-from lists.rosters.files import MAX_DIGITS, MAX_FILE_BYTES
-from lists.rosters.sharing import roster_for_share
+from lists.rosters import numbers
+from lists.rosters.files import MAX_FILE_BYTES
 
 
 def _creation_rate(group, request) -> str:
@@ -38,6 +35,19 @@ def _page_rate(group, request) -> str:
 limit_pages = ratelimit(key="ip", rate=_page_rate, method="GET", group="pages", block=True)
 
 
+def _edit_rate(group, request) -> str:
+    return settings.EDIT_RATE
+
+
+# Every change to a roster of any kind is a POST that rewrites it: each client address gets a budget of them.
+limit_edits = ratelimit(key="ip", rate=_edit_rate, method="POST", group="edits", block=True)
+
+
+def adds_limited(request: HttpRequest) -> bool:
+    """Units are added one POST at a time, to a roster of any kind: a client may add only so many a minute."""
+    return is_ratelimited(request, group="edit-units", key="ip", rate=settings.UNIT_ADD_RATE, increment=True)
+
+
 def too_many_requests(request: HttpRequest, exception) -> HttpResponse:
     response = render(
         request,
@@ -54,13 +64,9 @@ def too_many_requests(request: HttpRequest, exception) -> HttpResponse:
     return response
 
 
-WHOLE_NUMBER = re.compile(rf"[+-]?[0-9]{{1,{MAX_DIGITS}}}")
-
-
 def whole_number(value) -> int | None:
     """A form field's whole number: ASCII digits only, short enough for any database column, else None."""
-    text = str(value).strip() if value is not None else ""
-    return int(text) if WHOLE_NUMBER.fullmatch(text) else None
+    return numbers.whole_number(value, signed=True)
 
 
 def problems_page(request: HttpRequest, problems: list[str], title: str = "That did not work") -> HttpResponse:
@@ -89,13 +95,6 @@ def download(content: bytes | str, content_type: str, filename: str) -> HttpResp
     response["Content-Disposition"] = content_disposition_header(as_attachment=True, filename=filename)
     response["X-Robots-Tag"] = "noindex, nofollow"
     return response
-
-
-def printable(share_id: str):
-    """The shared roster, its snapshot and its game data: what every printout is made of."""
-    roster = roster_for_share(share_id)
-    snapshot = roster_snapshot(roster)
-    return roster, snapshot, game_data(roster.system)
 
 
 def pdf_or_job(request: HttpRequest, key: str, follow, start) -> tuple[bytes | None, object, HttpResponse | None]:

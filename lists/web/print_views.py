@@ -1,6 +1,7 @@
 """The PDFs: served from the cache, else rendered by the task worker while the page waits for the job.
 
-`deliver` is every roster PDF's way out, our packs' rosters' and stored BattleScribe rosters' alike."""
+The views serve a roster of any kind (`lists.roster_kinds`, named by the URL conf); `deliver` is every PDF's way
+out, an event's print pack's too."""
 
 from __future__ import annotations
 
@@ -9,56 +10,50 @@ from functools import partial
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from lists.cards import Layout, pdf_key
+from lists import roster_kinds
+from lists.cards import Layout
 from lists.pdfs import tasks, waits
-from lists.web.page_helpers import download, download_name, limit_pages, pdf_or_job, printable, problems_page
+from lists.web.page_helpers import download, download_name, limit_pages, pdf_or_job, problems_page
 
 
 @require_GET
 @limit_pages
-def cards(request: HttpRequest, share_id: str) -> HttpResponse:
+def cards(request: HttpRequest, share_id: str, kind: str = roster_kinds.PACKS) -> HttpResponse:
     """The unit cards PDF: served from the cache, else rendered in the background while a page waits."""
-    roster, snapshot, data = printable(share_id)
+    roster = roster_kinds.kind_named(kind).open_shared(share_id)
     try:
         layout = Layout(
             card=request.GET.get("card", "poker"),
             paper=request.GET.get("paper", "a4"),
             merge=request.GET.get("merge") in {"1", "on", "true"},
-            link=_share_link(request, roster),  # the first card carries it as a QR code
+            link=request.build_absolute_uri(roster.share_url()),  # the first card carries it as a QR code
         )
     except ValueError as problem:
         return problems_page(request, [str(problem)], title="Those card settings are not available")
-    return _deliver(request, roster, snapshot, data, "cards", layout)
+    return _deliver(request, roster, "cards", layout)
 
 
 @require_GET
 @limit_pages
-def army_list(request: HttpRequest, share_id: str) -> HttpResponse:
+def army_list(request: HttpRequest, share_id: str, kind: str = roster_kinds.PACKS) -> HttpResponse:
     """The organiser's list PDF, delivered like the cards; `?notes=1` prints the units' notes on it."""
-    roster, snapshot, data = printable(share_id)
-    link = _share_link(request, roster)  # printed as a QR code
-    return _deliver(request, roster, snapshot, data, "list", Layout(notes=request.GET.get("notes") == "1", link=link))
-
-
-def _share_link(request: HttpRequest, roster) -> str:
-    """The roster's share page as an absolute link, as its PDFs print it."""
-    return request.build_absolute_uri(reverse("lists:share", args=[roster.share_id]))
+    roster = roster_kinds.kind_named(kind).open_shared(share_id)
+    link = request.build_absolute_uri(roster.share_url())  # printed as a QR code
+    return _deliver(request, roster, "list", Layout(notes=request.GET.get("notes") == "1", link=link))
 
 
 PDF_NAMES = {"cards": "the unit cards", "list": "the organiser's list"}
 
 
-def _deliver(request, roster, snapshot, data, kind: str, layout: Layout) -> HttpResponse:
-    """A roster of our packs' PDF, cached by its content (`lists.cards.pdf_key`)."""
-    key = pdf_key(kind, snapshot, data, layout)
-    units = len(snapshot.units)
-    start = partial(tasks.start, key, roster.share_id, kind, layout, units)
-    # Cards name their size, so poker and A6 downloads of a roster never take each other's name.
-    suffix = layout.file_suffix if kind == "cards" else "-list.pdf"
-    return deliver(request, roster, kind, key, start, units, reverse("lists:share", args=[roster.share_id]), suffix)
+def _deliver(request, roster: roster_kinds.OpenRoster, what: str, layout: Layout) -> HttpResponse:
+    """A roster's PDF of any kind, cached under the key its kind gives it, rendered by the PDF task."""
+    key = roster.pdf_key(what, layout)
+    units = roster.unit_count()
+    start = partial(tasks.start, key, roster.share_id, what, layout, units, subject=roster.kind, version=roster.version)
+    suffix = roster.pdf_suffix(what, layout)
+    return deliver(request, roster.row, what, key, start, units, roster.share_url(), suffix)
 
 
 def deliver(request, roster, kind: str, key: str, start, units: int, share_url: str, suffix: str) -> HttpResponse:

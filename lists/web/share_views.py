@@ -3,30 +3,17 @@
 from __future__ import annotations
 
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
-from lists.cards import roster_text
-from lists.gamedata.loading import (
-    roster_snapshot,
-)
-from lists.rosters.files import (
-    RosterFileInvalid,
-    dump_json,
-    dump_yaml,
-    export_roster,
-    read_roster_file,
-    resolve,
-    save_new_roster,
-)
-from lists.rosters.fingerprint import issue
-from lists.rosters.sharing import hash_secret, new_edit_secret, new_share_id, roster_for_share
-from lists.rules.verdict import judge
+from lists import roster_kinds
+from lists.rosters.files import RosterFileInvalid
+from lists.rosters.sharing import hash_secret, new_edit_secret, roster_for_share
 from lists.web.editor_page import editor_context
-from lists.web.page_helpers import download, download_name, limit_creation, limit_pages, printable, problems_page
+from lists.web.page_helpers import download, download_name, limit_creation, limit_pages, problems_page
 from lists.web.start_views import remember_and_open
 
 
@@ -47,37 +34,28 @@ def share_roster(request: HttpRequest, share_id: str) -> HttpResponse:
 
 
 @require_GET
-def export(request: HttpRequest, share_id: str, fmt: str) -> HttpResponse:
-    roster = roster_for_share(share_id)
-    document = export_roster(roster_snapshot(roster))
-    if fmt == "json":
-        return download(dump_json(document), "application/json; charset=utf-8", download_name(roster, ".json"))
-    return download(dump_yaml(document), "application/yaml; charset=utf-8", download_name(roster, ".yaml"))
+@limit_pages
+def export(request: HttpRequest, share_id: str, fmt: str, kind: str = roster_kinds.PACKS) -> HttpResponse:
+    """A roster of any kind as a file: `json`, `yaml`, `txt` (our plain list), `keyed-txt` (the same
+    with every unit's key), `ros` or `rosz` (as BattleScribe and New Recruit read them)."""
+    roster = roster_kinds.kind_named(kind).open_shared(share_id)
+    try:
+        written = roster.export(fmt)
+    except roster_kinds.FileUnavailable as unavailable:
+        raise Http404(str(unavailable)) from None
+    return download(written.content, written.content_type, download_name(roster.row, written.suffix))
 
 
 @require_POST
 @limit_creation
-def copy_roster(request: HttpRequest, share_id: str) -> HttpResponse:
+def copy_roster(request: HttpRequest, share_id: str, kind: str = roster_kinds.PACKS) -> HttpResponse:
     """Copy a shared roster into a new one, with a new edit link of the visitor's own."""
-    roster = roster_for_share(share_id)
-    document = export_roster(roster_snapshot(roster))
-    document["name"] = f"Copy of {roster.name}"[:120]
+    roster = roster_kinds.kind_named(kind).open_shared(share_id)
+    secret = new_edit_secret()
     try:
-        resolved = resolve(read_roster_file(dump_json(document).encode(), "roster.json"))
+        copy = roster.copy(hash_secret(secret))
     except RosterFileInvalid as invalid:
         # Saved before today's checks: say what no longer passes rather than fail.
         problems = [str(problem) for problem in invalid.problems]
         return problems_page(request, problems, title="This roster cannot be copied as it stands")
-    secret = new_edit_secret()
-    copy = save_new_roster(resolved, new_share_id(), hash_secret(secret))
-    return remember_and_open(request, copy, secret)
-
-
-@require_GET
-def text(request: HttpRequest, share_id: str, keyed: bool = False) -> HttpResponse:
-    """roster.txt, the plain list players paste; roster-keyed.txt, the same with every unit's key."""
-    roster, snapshot, data = printable(share_id)
-    verdict = judge(snapshot)
-    issue(roster, snapshot, data, verdict)  # the text carries the fingerprint: /verify/ must know it
-    body = roster_text(snapshot, data, verdict, keyed=keyed)
-    return download(body, "text/plain; charset=utf-8", download_name(roster, "-keyed.txt" if keyed else ".txt"))
+    return remember_and_open(request, copy, secret, roster.editor)

@@ -10,17 +10,14 @@ from django.shortcuts import redirect
 from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_POST
 
-from lists import models
+from lists import models, roster_kinds
 from lists.gamedata.loading import (
     game_data,
 )
-from lists.rosters.battlescribe_data_editing import keep_imported
 from lists.rosters.files import (
-    DataSetRoster,
     RosterFileInvalid,
     default_force_name,
     load_any_roster_file,
-    save_new_roster,
 )
 from lists.rosters.sharing import hash_secret, new_edit_secret, new_share_id
 from lists.web.devices import keep_on_device
@@ -69,18 +66,15 @@ def import_roster(request: HttpRequest) -> HttpResponse:
         raw, filename = upload.read(), upload.name or ""
     else:
         raw, filename = _pasted_bytes(request, text), ""
+    secret = new_edit_secret()
     try:
         resolved = load_any_roster_file(raw, filename)
+        kept = roster_kinds.keep_imported(resolved, hash_secret(secret))  # a roster of its kind, within the unit cap
     except RosterFileInvalid as invalid:
         # The pasted text comes back with the problems, so the player can fix it in place.
         problems = [str(problem) for problem in invalid.problems]
         return home_page(request, import_problems=problems, import_text=text, status=400)
-    secret = new_edit_secret()
-    if isinstance(resolved, DataSetRoster):
-        kept = keep_imported(resolved, new_share_id(), hash_secret(secret))
-        return remember_and_open(request, kept, secret, "bs-edit")
-    roster = save_new_roster(resolved, new_share_id(), hash_secret(secret))
-    return imported(request, remember_and_open(request, roster, secret), resolved)
+    return imported(request, remember_and_open(request, kept.row, secret, kept.editor), resolved)
 
 
 def _pasted_bytes(request: HttpRequest, text: str) -> bytes:

@@ -9,7 +9,9 @@ JSON-lines protocol over it (the suite's runner is test tooling: `tests/battlesc
 
 It imports nothing of `lists/` but `lists.battlescribe.archives` (the bounded unzip every reader
 shares) and nothing from Django (only the standard library and lxml for XML), so it can be used
-and tested on its own.
+and tested on its own. Modules outside it use it only through this package's names (`__all__`,
+below), never its submodules (`tests/test_architecture.py` holds them to it), so its inside can
+change without them; `scripts/` and the engine's own tests may reach further in.
 
 Entry points:
 - `load_protocol_data(game_system, catalogues)` / `load_data_folder(path)` -> `GameData`;
@@ -26,9 +28,92 @@ Entry points:
 - `roster_state(roster)` and `roster.errors()`; `read_roster_xml` / `write_roster_xml` for .ros files.
 """
 
+from .adapter import serve
+from .compiled import clear_cache, kept, without_collection
+from .counting import evaluation_pass
+from .data_folder import DataFolder, DataFolderInvalid, nodes, read_data_folder
+from .data_report import data_report as data_folder_report
+from .data_report import report_lines
+from .elements import NO_CATEGORY_ID, Force, Selection
+from .entry_view import EntryView, GroupFields, group_fields
 from .gamedata import GameData
+from .info import ShownProfile, shown_info
+from .limits import MAX_REVISION, DataLimitExceeded, bounds_text
 from .loading import load_protocol_data
+from .model import CATEGORY_LINK, ENTRY_LINK, SELECTION_ENTRY, Catalogue, Entry, InfoGroup, Profile, Rule
+from .options import GroupOption, Option, find_option, root_options
+from .pickled import ENGINE_VERSION
+from .pickled import dumps as pickled_game_data
+from .pickled import loads as unpickled_game_data
+from .queries import Context
 from .roster import Roster
-from .xml_loading import load_data_files, load_data_folder
+from .roster_files import children_named, read_roster_tree, read_roster_xml, write_roster_xml
+from .selecting import effective_count
+from .validation import ValidationError, hidden_categories, in_force_category, roster_errors
+from .xml_loading import (
+    DATA_SUFFIXES,
+    MAX_XML_BYTES,
+    load_data_files,
+    load_data_folder,
+    local_name,
+    unzip_if_needed,
+)
 
-__all__ = ["GameData", "Roster", "load_data_files", "load_data_folder", "load_protocol_data"]
+__all__ = [
+    "CATEGORY_LINK",
+    "DATA_SUFFIXES",
+    "ENGINE_VERSION",
+    "ENTRY_LINK",
+    "MAX_REVISION",
+    "MAX_XML_BYTES",
+    "NO_CATEGORY_ID",
+    "SELECTION_ENTRY",
+    "Catalogue",
+    "Context",
+    "DataFolder",
+    "DataFolderInvalid",
+    "DataLimitExceeded",
+    "Entry",
+    "EntryView",
+    "Force",
+    "GameData",
+    "GroupFields",
+    "GroupOption",
+    "InfoGroup",
+    "Option",
+    "Profile",
+    "Roster",
+    "Rule",
+    "Selection",
+    "ShownProfile",
+    "ValidationError",
+    "bounds_text",
+    "children_named",
+    "clear_cache",
+    "data_folder_report",
+    "effective_count",
+    "evaluation_pass",
+    "find_option",
+    "group_fields",
+    "hidden_categories",
+    "in_force_category",
+    "kept",
+    "load_data_files",
+    "load_data_folder",
+    "load_protocol_data",
+    "local_name",
+    "nodes",
+    "pickled_game_data",
+    "read_data_folder",
+    "read_roster_tree",
+    "read_roster_xml",
+    "report_lines",
+    "root_options",
+    "roster_errors",
+    "serve",
+    "shown_info",
+    "unpickled_game_data",
+    "unzip_if_needed",
+    "without_collection",
+    "write_roster_xml",
+]

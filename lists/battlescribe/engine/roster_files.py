@@ -7,22 +7,23 @@ order, so exports compare byte for byte with BattleScribe's.
 
 from __future__ import annotations
 
-import io
-import zipfile
 from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
+from ..archives import ArchiveRefused, read_single_member
+from ..safe_xml import parse_xml
 from .elements import Force, RosterCategory, Selection
 from .info import ShownProfile, ShownRule, shown_info
 from .options import Option, find_option, root_options
 from .queries import Context
-from .xml_loading import local_name, safe_parser
+from .xml_loading import local_name
 
 if TYPE_CHECKING:
     from .gamedata import GameData
     from .roster import Roster
 
+MAX_ROSTER_XML_BYTES = 512 * 1024  # a roster's XML, unzipped: the bound every roster file has
 NAMESPACE = "http://www.battlescribe.net/schema/rosterSchema"
 DECLARATION = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
 
@@ -230,11 +231,13 @@ def write_roster_xml(roster: Roster, with_info: bool = True) -> str:
 
 
 def roster_xml_text(content: bytes | str) -> bytes:
-    """The XML of a .ros or zipped .rosz file."""
+    """The XML of a .ros or zipped .rosz file (its one member, through the bounded reader of every zip)."""
     raw = content.encode("utf-8") if isinstance(content, str) else content
     if raw[:2] == b"PK":
-        with zipfile.ZipFile(io.BytesIO(raw)) as archive:
-            return archive.read(next(n for n in archive.namelist() if not n.endswith("/")))
+        try:
+            return read_single_member(raw, MAX_ROSTER_XML_BYTES, what="roster file")
+        except ArchiveRefused as refused:
+            raise ValueError(f"the .rosz cannot be read: {refused}") from None
     return raw
 
 
@@ -249,9 +252,13 @@ def children_named(node: Any, container: str, tag: str) -> list[Any]:
 
 def read_roster_xml(data: GameData, xml: bytes | str) -> Roster:
     """A roster read from .ros (or .rosz) content and linked to the data; its costs are recomputed."""
+    return read_roster_tree(data, parse_xml(roster_xml_text(xml)))
+
+
+def read_roster_tree(data: GameData, root: Any) -> Roster:
+    """A roster read from a parsed .ros (its root element, namespaced or not) and linked to the data."""
     from .roster import Roster
 
-    root = etree.fromstring(roster_xml_text(xml), safe_parser())
     roster = Roster(data, root.get("name") or "Roster")
     roster.id = root.get("id") or roster.id
     roster.roots_auto_selected = True

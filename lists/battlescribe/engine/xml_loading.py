@@ -1,36 +1,28 @@
 """Loading BattleScribe data files: .gst/.cat XML, and their zipped forms .gstz/.catz.
 
-The XML is read with a safe parser (no entities, no network, no huge trees) into the protocol's
-dictionary shape and built by `loading`, so both sources make the same model. A file declaring a
+The XML is read with the one safe parser (`battlescribe.safe_xml`: no entities, DTD, network or huge
+trees) into the protocol's dictionary shape and built by `loading`, so both sources make the same model. A file declaring a
 DTD or entities is refused, and a zipped file is opened only if it holds one member, deflated or
 stored, of at most `MAX_XML_BYTES` (read in bounded steps, whatever its header claims).
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
-from lxml import etree
-
 from ..archives import ArchiveRefused, read_single_member
+from ..safe_xml import XmlRefused, parse_xml
 from .gamedata import GameData
 from .loading import Reader
 
 TEXT_ELEMENTS = {"description", "readme", "comment"}
 DATA_SUFFIXES = (".gst", ".cat", ".gstz", ".catz")
 MAX_XML_BYTES = 64 * 1024 * 1024  # the largest BSData catalogues are a few MB of XML
-DTD_DECLARATION = re.compile(rb"<!(DOCTYPE|ENTITY)")
 
 
 class DataFileError(ValueError):
     """A data file that cannot be read; the message names the file and what is wrong."""
-
-
-def safe_parser() -> etree.XMLParser:
-    """An XML parser that resolves no entities and reaches no network."""
-    return etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, remove_comments=True)
 
 
 def local_name(element: Any) -> str:
@@ -69,14 +61,10 @@ def parse_data_file(name: str, content: bytes | str) -> dict[str, Any]:
     """One data file as a dictionary, with `_root` naming its root element."""
     raw = content.encode("utf-8") if isinstance(content, str) else content
     xml = unzip_if_needed(name, raw)
-    declaration = DTD_DECLARATION.search(xml)
-    if declaration:
-        line = xml.count(b"\n", 0, declaration.start()) + 1
-        raise DataFileError(f"{name}: line {line}: declares a DTD or entities (<!{declaration[1].decode()}); refused")
     try:
-        root = etree.fromstring(xml, safe_parser())
-    except etree.XMLSyntaxError as error:
-        raise DataFileError(f"{name}: not well-formed XML: {error}") from None
+        root = parse_xml(xml)
+    except XmlRefused as refused:
+        raise DataFileError(f"{name}: {refused}") from None
     data = element_data(root)
     data["_root"] = local_name(root)
     return data

@@ -9,7 +9,7 @@ import sys
 
 from django.core.management.base import BaseCommand
 
-from lists.battlescribe.engine.adapter import serve
+from lists.battlescribe.engine import serve
 
 
 class Command(BaseCommand):

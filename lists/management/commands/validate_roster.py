@@ -4,14 +4,13 @@ Exit status: 0 legal, 1 not legal, 2 the file could not be used (reason on stder
 A failure of the command itself also exits 2, never 1: 1 always means "not legal".
 """
 
-import json
 import sys
 from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
 from lists.rosters.battlescribe_reading import file_points_lines, file_points_report, with_file_points
-from lists.rosters.files import DataSetRoster, RosterFileInvalid, load_any_roster_file
+from lists.rosters.files import DataSetRoster, RosterFileInvalid, dump_json, load_any_roster_file
 from lists.rules.verdict import judge
 
 
@@ -32,7 +31,7 @@ def force_summary(roster, verdict) -> list[dict]:
 
 
 class Command(BaseCommand):
-    help = "Check a roster file (YAML, JSON, text, or a BattleScribe .ros/.rosz of a loaded data set). Exit 0 legal, 1 not legal, 2 unusable file."
+    help = "Check a roster file (YAML, JSON, text, pasted BattleScribe text, or a .ros/.rosz of any loaded game). Exit 0 legal, 1 not legal, 2 unusable file."
     requires_migrations_checks = False
 
     def add_arguments(self, parser):
@@ -55,7 +54,10 @@ class Command(BaseCommand):
                 verdict = judge(roster)
                 differs = file_points_report(resolved.file_points, roster, verdict.unit_points, verdict.points)
                 document = with_file_points({**verdict.to_dict(), "forces": force_summary(roster, verdict)}, differs)
-                lines = self._text(roster, verdict) + file_points_lines(differs)
+                unread = [line.finding() for line in resolved.unread]  # a pasted list's lines not read
+                document["findings"] += unread
+                lines = self._text(roster, verdict) + [f"  warning: {u['message']} ({u['code']})" for u in unread]
+                lines += file_points_lines(differs)
         except RosterFileInvalid as invalid:
             for problem in invalid.problems:
                 self.stderr.write(f"{path}: {problem}")
@@ -64,7 +66,7 @@ class Command(BaseCommand):
             self.stderr.write(f"{path}: the file could not be checked ({type(exc).__name__}); please report this")
             sys.exit(2)
         if as_json:
-            self.stdout.write(json.dumps(document, indent=2))
+            self.stdout.write(dump_json(document).rstrip("\n"))
         else:
             for line in lines:
                 self.stdout.write(line)

@@ -11,15 +11,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from lists.battlescribe.engine import Roster
-from lists.battlescribe.engine.counting import evaluation_pass
-from lists.battlescribe.engine.elements import NO_CATEGORY_ID, Force, Selection
-from lists.battlescribe.engine.entry_view import GroupFields, group_fields
-from lists.battlescribe.engine.options import GroupOption, Option
-from lists.battlescribe.engine.selecting import effective_count
-from lists.battlescribe.engine.validation import ValidationError, hidden_categories, in_force_category, roster_errors
+from lists.battlescribe.engine import (
+    Force,
+    GroupFields,
+    GroupOption,
+    Option,
+    Roster,
+    Selection,
+    ValidationError,
+    effective_count,
+    evaluation_pass,
+    group_fields,
+    hidden_categories,
+    roster_errors,
+)
 from lists.rosters.battlescribe_data_editing import held_under, selections_of
 from lists.rosters.battlescribe_data_rosters import number, primary_cost_type
+from lists.rosters.battlescribe_offers import root_offer
 
 
 @dataclass
@@ -160,18 +168,12 @@ class Shaper:
         hidden = hidden_categories(self.roster, force)
         by_category: dict[str, list[Offer]] = {c.entry_id: [] for c in force.categories if c.entry_id not in hidden}
         for option in force.options:
-            view = self.roster.view_option(option, force)
-            if view.hidden:
+            offered = root_offer(self.roster, force, option, hidden)  # what a post may add: the same check
+            if offered is None:
                 continue
-            # Under its primary category of this force (data may mark several), else another of this force's.
-            ranked = sorted(view.categories, key=lambda c: not c.primary)
-            if any(c.primary and c.entry_id in hidden for c in ranked):
-                continue
-            category = next((c.entry_id for c in ranked if c.entry_id in by_category), None)
-            if category is None and not in_force_category(option, force):
-                continue
+            category, view = offered
             offer = Offer(option.id, view.name, self.cost(view.costs), len(selections_of(force, option)))
-            by_category[category or NO_CATEGORY_ID].append(offer)
+            by_category.setdefault(category, []).append(offer)
         names = {c.entry_id: c.name for c in force.categories}
         return [(names.get(key, key), offers) for key, offers in by_category.items() if offers]
 

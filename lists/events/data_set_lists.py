@@ -1,4 +1,6 @@
-"""Lists of a loaded BattleScribe data set submitted to an event for that data set, and judged there.
+"""Lists of a loaded BattleScribe data set submitted to an event for that data set, judged and printed there:
+the data sets' side of how an event takes its lists (`submitting.lists_of`; our games' side is
+`submitting.PACK_LISTS` and `print_pack.PACK_PRINTS`, with the same names).
 
 An event of a data set names the game and the revision its lists are checked by. A list comes as a
 .ros/.rosz (BattleScribe, New Recruit or this site's editor) or as the share link of a roster kept here.
@@ -14,11 +16,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
 
 from lists import models
+from lists.cards import battlescribe_cards
 from lists.event_models import Event, Submission
 from lists.events.refusals import SubmissionRefused
+from lists.roster_kinds.base import RosterXml
 from lists.rosters.battlescribe_data_editing import set_points_limit
 from lists.rosters.battlescribe_data_rosters import (
     DataSetRoster,
@@ -30,16 +33,10 @@ from lists.rosters.battlescribe_data_rosters import (
 from lists.rosters.battlescribe_fingerprint import battlescribe_fingerprint
 from lists.rosters.battlescribe_reading import is_battlescribe
 from lists.rosters.format import RosterFileInvalid
+from lists.rosters.pasted_rosters import is_pasted_list, pasted_ros
 
 ROSTER_NAME_MAX = 120
 ARMY_NAME_MAX = 200
-
-
-@dataclass(frozen=True)
-class RosterXml:
-    """A BattleScribe roster as submitted: the .ros XML, or the zipped .rosz."""
-
-    raw: bytes
 
 
 def what_to_submit(event: Event) -> str:
@@ -51,7 +48,14 @@ def what_to_submit(event: Event) -> str:
 
 
 def from_file(event: Event, raw: bytes, filename: str) -> RosterXml:
-    """An uploaded file, if it is a BattleScribe roster at all; a list of our own games is refused, saying why."""
+    """An uploaded file, if it is a BattleScribe roster at all (or its text, pasted); a list of our own games is
+    refused, saying why."""
+    if is_pasted_list(raw, filename):  # BattleScribe's text: the .ros it stands for (lists/rosters/pasted_rosters.py)
+        try:
+            raw = pasted_ros(raw) or raw
+        except RosterFileInvalid as invalid:
+            problems = "; ".join(str(problem) for problem in invalid.problems[:5])
+            raise SubmissionRefused(f"The list could not be read: {problems}") from None
     if not is_battlescribe(raw, filename):
         raise SubmissionRefused(f"{event.name} is played with {event.game_label}: {what_to_submit(event)}.")
     return RosterXml(raw)
@@ -72,8 +76,12 @@ def data_set_game(raw: bytes, filename: str) -> str:
     return loaded.name if loaded else ""
 
 
-def from_share_id(event: Event, share_id: str) -> RosterXml:
+def from_share_id(event: Event, share_id: str | None) -> RosterXml:
     """The roster kept here under a share id, as it stands now; another game's roster is refused, saying so."""
+    if share_id is None:
+        raise SubmissionRefused(
+            "That is not a share link of this site: paste the address of a roster's share page (…/bs/r/…/)."
+        )
     kept = models.BattleScribeRoster.objects.filter(share_id=share_id).first()
     if kept is not None:
         return RosterXml(kept.ros_xml.encode())
@@ -114,6 +122,11 @@ def _revision_refusal(event: Event, file_revision: int) -> SubmissionRefused:
 def read(event: Event, listing: RosterXml) -> dict:
     """The Submission fields of a list for the event, read by the engine against the event's data set; refused,
     saying why and what to do, when it is of another game or revision or cannot be read."""
+    if not isinstance(listing, RosterXml):  # a roster of our own games, from its editor
+        raise SubmissionRefused(
+            f"{event.name} is played with {event.game_label}, not with one of our own games' rosters: "
+            f"{what_to_submit(event)}."
+        )
     data_set = event.data_set
     try:
         root, xml = read_root(listing.raw)
@@ -130,7 +143,7 @@ def read(event: Event, listing: RosterXml) -> dict:
     if file_revision is not None and file_revision != data_set.revision:
         raise _revision_refusal(event, file_revision)
     try:
-        found = read_data_set_roster(listing.raw, data_set)
+        found = read_data_set_roster(listing.raw, data_set, root=root)  # the tree read above: parsed once
     except RosterFileInvalid as invalid:
         raise SubmissionRefused(
             f"The roster cannot be read against {event.game_label}: {_problems(invalid)}. "
@@ -146,6 +159,22 @@ def read(event: Event, listing: RosterXml) -> dict:
         "verdict": None,  # judged once stored, as every list is (submitting.summary)
         "verdict_digest": "",
     }
+
+
+def allowed_armies(event: Event) -> list[str]:
+    """An event of a data set allows any of its armies."""
+    return []
+
+
+def game_fields(event: Event) -> dict:
+    """The event's game in its JSON export: the game system's id, and the data the lists are checked against."""
+    return {
+        "game": event.data_set.game_system_id,
+        "data_set": {"name": event.data_set.name, "revision": event.data_set.revision},
+    }
+
+
+order_dice = False  # the data's games have no order dice of ours
 
 
 def _problems(invalid: RosterFileInvalid) -> str:
@@ -192,3 +221,29 @@ def summarise(event: Event, submission: Submission) -> dict:
             for f in verdict["findings"]
         ],
     }
+
+
+# --- printing: the print pack's cards and lists of the event's lists ---------------------------------
+
+
+def cards_key(event: Event, submission: Submission) -> str:
+    """A list's cards change with the data and the list as submitted."""
+    look = battlescribe_cards.pdf_look("cards")
+    return f"pdf:event-bs-cards:{look}:{event.data_set.digest}:{content_key(submission)}"
+
+
+def card_units(event: Event, submission: Submission) -> int:
+    return battlescribe_cards.card_units(check(event, submission))
+
+
+def cards_pdf(event: Event, submission: Submission) -> bytes:
+    return battlescribe_cards.battlescribe_cards_pdf(check(event, submission))
+
+
+def list_pdf(event: Event, submission: Submission) -> bytes:
+    """The organiser's list, headed by the player's name, with the fingerprint it was submitted with."""
+    return battlescribe_cards.battlescribe_list_pdf(
+        check(event, submission),
+        title=f"{submission.player}: {submission.roster_name}",
+        fingerprint=submission.fingerprint,
+    )
