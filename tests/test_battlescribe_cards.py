@@ -10,6 +10,7 @@ and that no text on any card runs past its edge (WeasyPrint's box tree, page by 
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from io import StringIO
 
 import pytest
@@ -124,7 +125,8 @@ def test_every_games_cards_keep_their_text_inside_the_card(data_sets, folder):
     page = document.pages[0]._page_box
     size = battlescribe_cards.card_format(roster.data)
     assert round(page.margin_width() * 25.4 / 96) == size.width_mm
-    assert len(document.pages) >= len(cards) == sum(len(f.selections) for f in roster.forces)
+    settings = [card for card in cards if card.name == "Roster settings"]
+    assert len(document.pages) >= len(cards) == battlescribe_cards.card_units(found) + len(settings)
     text = pdf_text(battlescribe_cards.render_battlescribe_cards(xml, data_set))
     assert "Second unit, named by its player" in text
     assert data_set.name in text
@@ -165,12 +167,12 @@ def test_wide_profiles_are_printed_on_a_wider_card_in_smaller_type(data_sets):
 
 def test_a_flames_of_war_card_heads_its_tables_with_the_datas_characteristics_and_shows_the_points(data_sets):
     data_set, roster, xml = game(data_sets, "bsdata/flamesofwar")
-    company = roster.forces[0].selections[-2]
+    headquarters = roster.forces[0].selections[-2].children[0]  # the company's HQ, its first card
     shown = {}
-    for selection in company.walk():
+    for selection in headquarters.walk():
         for profile in shown_info(roster.data, selection.option.sources, Context.of_selection(roster, selection))[0]:
             shown.setdefault(profile.type_name, [c[0] for c in profile.characteristics])
-    points = int(sum(s.costs[roster.data.cost_types[0].id] for s in company.walk()))
+    points = int(sum(s.costs[roster.data.cost_types[0].id] for s in headquarters.walk()))
     assert {"Tank Unit", "Weapon"} <= set(shown) and points > 0
 
     found = read_data_set_roster(xml, data_set)
@@ -179,9 +181,49 @@ def test_a_flames_of_war_card_heads_its_tables_with_the_datas_characteristics_an
     headers = header_texts(document.pages[0])
 
     assert f"{points} pts" in first_card
-    assert company.name in first_card
+    assert headquarters.name in first_card
     for type_name, characteristics in shown.items():
         assert [squeeze(name) for name in (type_name, *characteristics)] in headers
+
+
+def test_a_flames_of_war_company_prints_its_hq_and_each_platoon_on_a_card_of_its_own(data_sets):
+    data_set, roster, xml = game(data_sets, "bsdata/flamesofwar")
+    company = roster.forces[0].selections[0]
+    parts = [(part.name, [child.name for child in part.children]) for part in company.children]
+    assert [name for name, _ in parts] == [
+        "M4 Sherman (Late) Tank Company HQ (LU181)",
+        "M4 Sherman (Late) Tank Platoon (LU182)",
+        "M4 Sherman (Late) Tank Platoon (LU182)",
+    ]  # the company as the engine builds it from the data: its HQ and its two compulsory platoons
+    found = read_data_set_roster(xml, data_set)
+
+    cards = battlescribe_cards.roster_cards(found.roster)[:3]
+
+    assert [(card.name, card.chosen) for card in cards] == parts  # "2x M4 Sherman (late 75mm)", "3x ..." each
+    assert {card.formation for card in cards} == {company.name}
+    assert all(card.tables and card.references for card in cards)
+    points = roster.data.cost_types[0].id
+    assert [dict(card.costs)["pts"] for card in cards] == [
+        sum(s.costs.get(points, 0) for s in part.walk()) for part in company.children
+    ]
+    listed = pdf_text(battlescribe_cards.battlescribe_list_pdf(found))
+    assert f"{company.name} (formation: the units under it)" in listed
+    assert "M4 Sherman (Late) Tank Company HQ (LU181)" in listed and "Total: 6 units" in listed  # 3 + 3 of the M18s
+
+
+def test_a_setting_is_on_the_settings_card_and_never_counted_as_a_unit(data_sets):
+    data_set, roster, xml = game(data_sets, "community-data/ba3-soviet-union")
+    setting = roster.forces[0].selections[0]
+    assert (setting.name, setting.type, [c.name for c in setting.children]) == ("Configuration", "upgrade", ["Late"])
+    found = read_data_set_roster(xml, data_set)
+
+    cards = battlescribe_cards.roster_cards(found.roster)
+
+    assert cards[0].name == "Roster settings" and cards[0].chosen == ["Configuration: Late"]
+    assert [card.name for card in cards[1:]] == ["Platoon Commander", "Second unit, named by its player"]
+    assert battlescribe_cards.card_units(found) == 2
+    listed = pdf_text(battlescribe_cards.battlescribe_list_pdf(found))
+    assert "Total: 2 units" in listed and "Configuration" not in listed
 
 
 def header_texts(page) -> list[list[str]]:
@@ -210,7 +252,7 @@ def words_of(text: str, count: int = 12) -> str:
     return " ".join(words[start : start + count])
 
 
-def test_a_konflikt_47_card_names_its_rules_publication_and_page_never_their_text(data_sets):
+def test_a_konflikt_47_card_prints_its_rules_text_from_the_loaded_data_with_publication_and_page(data_sets):
     data_set, roster, xml = game(data_sets, "bsdata/konflikt47")
     officer = next(s for s in roster.forces[0].selections if s.name == "Officer")
     rules = [
@@ -225,17 +267,33 @@ def test_a_konflikt_47_card_names_its_rules_publication_and_page_never_their_tex
 
     text = pdf_text(battlescribe_cards.render_battlescribe_cards(xml, data_set))
 
-    assert f"{rule.name} {publication}, p. {rule.page}" in text  # e.g. Snap to Action Konflikt 47: Resurgence, p. 29
-    assert words_of(rule.description) not in text
-    assert " ".join(rule.description.split()[:4]) not in text
-    # Where we have written a line of our own for a rule, the card prints it beside the name.
-    ours = {rule.name: "our own one-line reminder"}
+    printed = squeeze(text)
+    assert squeeze(f"{rule.name}: {rule.description}") in printed  # the data's whole text, as loaded
+    assert squeeze(f"{publication}, p. {rule.page}") in printed  # e.g. Konflikt 47: Resurgence, p. 29
+    assert "read it in" not in text  # every rule of the data has its text
+
+
+def test_a_rule_the_data_gives_no_text_names_the_publication_to_read_or_our_own_line(data_sets):
+    data_set, roster, xml = game(data_sets, "bsdata/konflikt47")
     found = read_data_set_roster(xml, data_set)
-    with_line = pdf_text(battlescribe_cards.battlescribe_cards_pdf(found, ours))
-    assert f"{rule.name}: our own one-line reminder {publication}, p. {rule.page}" in with_line
+    officer = next(card for card in battlescribe_cards.roster_cards(found.roster) if card.name == "Officer")
+    rule = next(r for r in officer.references if r.kind == "rule" and r.publication and r.page)
+    without_text = replace(rule, text="")
+    officer.references = [without_text, replace(without_text, name="Reminder", summary="our own one-line reminder")]
+
+    text = pdf_text(render(found, [officer]))
+
+    assert f"{rule.name} read it in {rule.publication}, p. {rule.page}" in text
+    assert f"Reminder: our own one-line reminder {rule.publication}, p. {rule.page}" in text
 
 
-def test_prose_in_a_profile_is_left_out_and_a_profile_of_prose_only_is_named_like_a_rule(data_sets):
+def render(found, cards) -> bytes:
+    from lists.cards.renderer import render_pdf
+
+    return render_pdf(battlescribe_cards.cards_html(found, cards))
+
+
+def test_prose_in_a_profile_is_printed_as_text_and_a_profile_of_prose_only_like_a_rule(data_sets):
     data_set, roster, xml = game(data_sets, "community-data/ba3-afrika-korps")
     squad = roster.forces[0].selections[-1]
     profiles = [
@@ -244,15 +302,16 @@ def test_prose_in_a_profile_is_left_out_and_a_profile_of_prose_only_is_named_lik
         for profile in shown_info(roster.data, selection.option.sources, Context.of_selection(roster, selection))[0]
     ]
     # The community data's free-text characteristics (up to 295 words a value across the data set).
-    prose = [c[2] for p in profiles for c in p.characteristics if c[0] in ("Rules and options", "Description")]
+    prose = [(p, c) for p in profiles for c in p.characteristics if c[0] in ("Rules and options", "Description")]
     prose_only = [p for p in profiles if p.type_name == "Special Rule"]
     assert prose and prose_only
 
     text = pdf_text(battlescribe_cards.render_battlescribe_cards(xml, data_set))
 
-    assert "Rules and options" not in text and "Army Book Unit Period" in text
-    for value in prose:
-        assert " ".join(value.split()) not in text
+    assert "Army Book Unit Period" in text  # the table keeps its other columns
+    for profile, (name, _, value) in prose:
+        kind = profile.type_name if profile.type_name == "Special Rule" else f"{profile.type_name}: {name}"
+        assert squeeze(f"{profile.name} ({kind}): {value}") in squeeze(text)
     for profile in prose_only:
         assert f"{profile.name} (Special Rule)" in text
 
@@ -318,4 +377,5 @@ def test_a_card_names_its_units_category_as_the_data_names_the_category(data_set
     data_set, roster, xml = game(data_sets, "bsdata/team-yankee")
     cards = battlescribe_cards.roster_cards(read_data_set_roster(xml, data_set).roster)
     assert {card.category for card in cards} == {"Combat Formation"}
-    assert "Combat Formation · NATO - America" in pdf_text(battlescribe_cards.render_battlescribe_cards(xml, data_set))
+    text = pdf_text(battlescribe_cards.render_battlescribe_cards(xml, data_set))
+    assert "Combat Formation · M1A1 Abrams Combat Team · NATO - America" in text  # the HQ, in its formation

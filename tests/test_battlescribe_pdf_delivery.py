@@ -148,7 +148,8 @@ def test_a_battlescribe_roster_over_the_cap_on_cards_is_refused_with_the_cap(cli
 
     assert refused.status_code == 503
     html = refused.content.decode()
-    assert "the roster has 2 units; a cards PDF holds the cards of at most 1 units" in html
+    # Two companies, each an HQ and two platoons with a card of their own.
+    assert "the roster has 6 units; a cards PDF holds the cards of at most 1 units" in html
     assert f'href="{share}cards.pdf?retry=1"' in html
     assert client.get(f"{share}list.pdf").status_code == 200  # the organiser's list has no such cap
 

@@ -11,6 +11,7 @@ from django.core.management import call_command
 from pypdf import PdfReader
 
 from lists.battlescribe.engine.roster_files import write_roster_xml
+from lists.rosters.battlescribe_card_content import ShownInfo, card_units
 from tests.test_battlescribe_data_rosters import SHARED, built, load
 
 pytestmark = pytest.mark.django_db
@@ -70,7 +71,9 @@ def test_render_cards_prints_a_data_set_roster_at_both_card_sizes_and_merged(
     text = " ".join(page for _, page in a6)
     for name in entries:
         assert name in text and name in " ".join(page for _, page in poker)
-    twice = entries[-1]
+    # The unit entered twice, or where it is a formation (a company) its first unit with a card (the HQ).
+    last = roster.forces[0].selections[-1]
+    twice = card_units(last, ShownInfo(roster))[0].selection.name
     assert sum(page.count(f"{twice} ") for _, page in a6) > sum(page.count(f"{twice} ×") for _, page in a6)
     assert any(f"{twice} ×2" in page for _, page in merged)
     assert len(merged) < len(a6)

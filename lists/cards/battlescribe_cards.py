@@ -29,10 +29,12 @@ from lists.cards.renderer import render_pdf, templates_digest
 from lists.cards.roster_card import roster_card_context
 from lists.rosters.battlescribe_card_content import (
     SETTINGS_CARD,
+    ShownInfo,
     UnitCard,
+    force_units,
+    listed_units,
     number,
     roster_cards,
-    unit_card,
     widest_profile,
 )
 from lists.rosters.battlescribe_data_rosters import DataSetRoster, read_data_set_roster
@@ -112,6 +114,7 @@ def merged(cards: list[UnitCard]) -> list[UnitCard]:
             card.entry_name,
             card.force,
             card.category,
+            card.formation,
             tuple(card.costs),
             tuple(card.chosen),
             card.notes,
@@ -131,12 +134,12 @@ def list_context(found: DataSetRoster) -> dict:
     document = found.verdict()
     forces = []
     cost_names: list[str] = []
+    info = ShownInfo(roster)
     for force, summary in zip(roster.all_forces(), document["forces"], strict=True):
         rows = []
-        for top, unit in zip(force.selections, summary["units"], strict=True):
-            costs = dict(unit_card(roster, top).costs)
-            cost_names += [name for name in costs if name not in cost_names]
-            rows.append({"label": unit["label"], "entry": top.name, "number": top.number, "costs": costs})
+        for unit in listed_units(roster, force, info):
+            cost_names += [name for name in unit.costs if name not in cost_names]
+            rows.append(vars(unit) | {"label": unit.name})
         catalogue = f"{force.catalogue.name} (revision {force.catalogue.revision})"
         forces.append(
             {"name": summary["name"], "organisation": summary["organisation"], "catalogue": catalogue, "rows": rows}
@@ -154,7 +157,7 @@ def list_context(found: DataSetRoster) -> dict:
         "cost_names": ordered,
         "totals": [totals.get(name, 0) for name in ordered],
         "points_limit": document["points_limit"],
-        "unit_count": sum(len(force["rows"]) for force in forces),
+        "unit_count": sum(not row["formation"] for force in forces for row in force["rows"]),
         "valid": document["valid"],
         "findings": document["findings"],
         "fingerprint": battlescribe_fingerprint(roster, found.data_set.digest),
@@ -199,8 +202,9 @@ def battlescribe_pdf_key(kind: str, kept: models.BattleScribeRoster, link: str =
 
 
 def card_units(found: DataSetRoster) -> int:
-    """How many units get a card (the top-level selections `roster_cards` prints)."""
-    return sum(1 for force in found.roster.all_forces() for top in force.selections if not top.hidden)
+    """How many units get a card (the units `roster_cards` prints, nested ones too; the settings' card aside)."""
+    info = ShownInfo(found.roster)
+    return sum(len(force_units(force, info)[0]) for force in found.roster.all_forces())
 
 
 def battlescribe_pdf(kind: str, found: DataSetRoster, link: str = "") -> bytes:

@@ -1,31 +1,46 @@
-"""What a unit card of any BattleScribe roster says: its costs, its profiles as tables, its rules by reference.
+"""What the cards of any BattleScribe roster say: a card per unit as the data nests them, its profiles as
+tables, its rules and abilities with the loaded data's own text.
 
 A card is built from the engine's roster as BattleScribe shows it (profiles and rules after modifiers,
-hidden ones left out). Each profile type the game defines becomes a table whose columns are the data's
-own characteristic names, one row per distinct profile with how many of it the unit has.
+hidden ones left out). Which selections are units is read from the data's nesting: a top-level selection
+is one, unless it is a formation (nothing of its own to show, and a child of type "unit" that has), whose
+children that show something are units themselves, at any depth (a Flames of War company's HQ and each
+platoon). Models and upgrades under a unit stay on its card. A top-level selection that is not of type
+"unit" and shows nothing anywhere under it (a roster's configuration, a count of order dice) is a setting:
+the settings share one card and are never counted as units.
 
-The data's rule descriptions and prose characteristics are the books' words: they never reach a card.
-A rule is named with its publication and page; a characteristic is prose when a twentieth or more of
-its values across the whole data set run to `PROSE_WORDS` words (the length our copied-text check
-looks for), and its column is left out; a single long value elsewhere is cut to its first words and a
-reference. A profile left with no column (a "Special Rule" type holding only its description) is
-named like a rule.
+Each profile type the game defines becomes a table whose columns are the data's own characteristic
+names, one row per distinct profile with how many of it the unit has. A characteristic is prose when a
+twentieth or more of its values across the whole data set run to `PROSE_WORDS` words: it is printed as
+text under the tables, as the rules are. Rules and abilities carry the description of the data the
+operator loaded (never text of this repository) with the publication and page the data names; where the
+data gives no text, the card says which publication to read.
 """
 
 from __future__ import annotations
 
 import weakref
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from lists.battlescribe.engine import Context, GameData, InfoGroup, Profile, Roster, Selection, ShownProfile, shown_info
+from lists.battlescribe.engine import (
+    Context,
+    Force,
+    GameData,
+    InfoGroup,
+    Profile,
+    Roster,
+    Selection,
+    ShownProfile,
+    shown_info,
+)
 from lists.rosters.battlescribe_data_rosters import primary_cost_type
 
 PROSE_WORDS = 12
 PROSE_SHARE = 0.05  # a column is prose when at least this share of its values are PROSE_WORDS long
-KEPT_WORDS = 6  # the first words of a long value kept before the reference
+UNIT_TYPE = "unit"  # the selection type BattleScribe's data gives a unit
 
 
 @dataclass
@@ -44,13 +59,14 @@ class ProfileTable:
 
 @dataclass(frozen=True)
 class Reference:
-    """A rule (or a profile of prose only) named where to read it: never its text."""
+    """A rule or ability: its text as the loaded data gives it, and where the data says it is printed."""
 
     name: str
-    kind: str  # "rule", or the profile type's name
+    kind: str  # "rule", or the profile type's name (with the characteristic of a prose value)
     publication: str
     page: str
-    summary: str = ""  # our own one line, where we have written one
+    summary: str = ""  # our own one line, printed where the data gives no text
+    text: str = ""  # the data's description
 
     @property
     def where(self) -> str:
@@ -70,6 +86,32 @@ class UnitCard:
     tables: list[ProfileTable]
     references: list[Reference]
     notes: str = ""
+    formation: str = ""  # the formation the unit is part of, as the data nests it (a company of platoons)
+
+
+Shown = tuple[list[ShownProfile], list]  # its profiles and its rules (the engine's ShownRule)
+
+
+class ShownInfo:
+    """Each selection's own shown profiles and rules (hidden ones left out), worked out once per roster."""
+
+    def __init__(self, roster: Roster) -> None:
+        self.roster = roster
+        self.known: dict[int, Shown] = {}
+
+    def of(self, selection: Selection) -> Shown:
+        if id(selection) not in self.known:
+            context = Context.of_selection(self.roster, selection)
+            profiles, rules = shown_info(self.roster.data, selection.option.sources, context)
+            self.known[id(selection)] = ([p for p in profiles if not p.hidden], [r for r in rules if not r.hidden])
+        return self.known[id(selection)]
+
+    def has_own(self, selection: Selection) -> bool:
+        profiles, rules = self.of(selection)
+        return bool(profiles or rules)
+
+    def shows_anything(self, selection: Selection) -> bool:
+        return any(self.has_own(s) for s in selection.walk() if not s.hidden)
 
 
 def number(value: float) -> int | float:
@@ -124,7 +166,7 @@ def prose_columns(data: GameData) -> frozenset[tuple[str, str]]:
 
 @per_data
 def widest_profile(data: GameData) -> int:
-    """The most characteristics any profile type of the data prints (prose ones are not printed)."""
+    """The most characteristics any profile type of the data prints in its table (prose is printed as text)."""
     prose = prose_columns(data)
     columns: dict[str, set[str]] = {}
     for profile in all_profiles(data):
@@ -138,95 +180,162 @@ def publication_name(data: GameData, publication_id: str | None) -> str:
     return publication.name.strip() if publication is not None else ""
 
 
-def short_value(value: str, where: str) -> str:
-    """A characteristic as printed: a long one cut to its first words and where to read the rest."""
-    words = (value or "").split()
-    if len(words) < PROSE_WORDS:
-        return " ".join(words)
-    return " ".join(words[:KEPT_WORDS]) + " … (see " + (where or "the rules") + ")"
+def _shown(selections: list[Selection]) -> list[Selection]:
+    return [s for s in selections if not s.hidden]
 
 
-def _unit_selections(top: Selection) -> list[tuple[Selection, int]]:
+def is_formation(selection: Selection, info: ShownInfo) -> bool:
+    """Nothing of its own to show, and a child unit that has: a formation of units (a company of platoons)."""
+    children = _shown(selection.children)
+    return not info.has_own(selection) and any(c.type == UNIT_TYPE and info.has_own(c) for c in children)
+
+
+def is_setting(selection: Selection, info: ShownInfo) -> bool:
+    """Not a unit and nothing to show under it: a roster's configuration, a game option."""
+    return selection.type != UNIT_TYPE and not info.shows_anything(selection)
+
+
+@dataclass
+class CardUnit:
+    """A selection that gets a card, the selections under it that have cards of their own, and its formations."""
+
+    selection: Selection
+    split_off: frozenset[int] = frozenset()  # id() of the children printed on cards of their own
+    formations: tuple[Selection, ...] = ()
+    formation_only: bool = False  # a formation's card of what was chosen for the formation itself
+
+
+def card_units(selection: Selection, info: ShownInfo, formations: tuple[Selection, ...] = ()) -> list[CardUnit]:
+    """The cards a selection's units take, in the roster's order (see the module)."""
+    if not is_formation(selection, info):
+        return [CardUnit(selection, formations=formations)]
+    children = _shown(selection.children)
+    units = [c for c in children if c.type == UNIT_TYPE or info.shows_anything(c)]
+    found = []
+    if len(units) < len(children):  # what was chosen for the formation itself gets the formation's card
+        found.append(CardUnit(selection, frozenset(map(id, units)), formations, formation_only=True))
+    for child in units:
+        found += card_units(child, info, (*formations, selection))
+    return found
+
+
+def _unit_selections(unit: CardUnit) -> list[tuple[Selection, int]]:
     """The unit and everything under it that is shown, each with how many of it the unit holds.
 
     A child's number is already the unit's whole count of it (four riflemen's rifles: number 4), as
     BattleScribe writes it; the unit itself counts once (its own number is printed beside its name).
     """
-    found = []
-    pending = [top]
+    top, found, pending = unit.selection, [], [unit.selection]
     while pending:
         selection = pending.pop(0)
-        if selection.hidden:
+        if selection.hidden or id(selection) in unit.split_off:
             continue
         found.append((selection, 1 if selection is top else selection.number))
         pending += selection.children
     return found
 
 
-def unit_card(roster: Roster, top: Selection, summaries: dict[str, str] | None = None) -> UnitCard:
-    """The card of one top-level selection."""
-    data = roster.data
-    prose = prose_columns(data)
-    summaries = summaries or {}
+def _name(selection: Selection | Force) -> str:
+    return (selection.custom_name or "").strip() or selection.name
+
+
+def unit_card(
+    roster: Roster,
+    top: Selection,
+    summaries: dict[str, str] | None = None,
+    unit: CardUnit | None = None,
+    info: ShownInfo | None = None,
+) -> UnitCard:
+    """The card of one unit (by default a whole top-level selection, everything under it on the card)."""
+    data, unit, info = roster.data, unit or CardUnit(top), info or ShownInfo(roster)
+    prose, summaries = prose_columns(data), summaries or {}
     tables: dict[str, ProfileTable] = {}
     counts: dict[tuple, int] = {}
     references: dict[tuple[str, str], Reference] = {}
     chosen: Counter[str] = Counter()
-    for selection, times in _unit_selections(top):
+    selections = _unit_selections(unit)
+    for selection, times in selections:
         if selection is not top:
             chosen[selection.name] += times
-        profiles, rules = shown_info(data, selection.option.sources, Context.of_selection(roster, selection))
-        for profile in (p for p in profiles if not p.hidden):
+        profiles, rules = info.of(selection)
+        for profile in profiles:
             _add_profile(data, profile, prose, times, tables, counts, references, summaries)
-        for rule in (r for r in rules if not r.hidden):
-            pub = publication_name(data, rule.publication_id)
-            key = ("rule", rule.name)
-            references.setdefault(key, Reference(rule.name, "rule", pub, rule.page or "", summaries.get(rule.name, "")))
+        for rule in rules:
+            pub, text = publication_name(data, rule.publication_id), _text(rule.description)
+            summary = summaries.get(rule.name, "")
+            references.setdefault(
+                ("rule", rule.name), Reference(rule.name, "rule", pub, rule.page or "", summary, text)
+            )
     for (type_name, name, values), count in counts.items():
         table, by_column = tables[type_name], dict(values)
         table.rows.append(ProfileRow(name, count, [by_column.get(column, "") for column in table.columns]))
-    costs = _unit_costs(roster, top)
     # The category's own name: a link's name is the data editor's label ("New CategoryLink"), never shown to players.
-    category = next((data.category_name(c.entry_id) or c.name for c in top.categories if c.primary), "")
+    # A nested unit without a primary category of its own is in its formation's.
+    category = next(
+        (
+            data.category_name(c.entry_id) or c.name
+            for s in (top, *unit.formations[::-1])
+            for c in s.categories
+            if c.primary
+        ),
+        "",
+    )
     return UnitCard(
-        name=(top.custom_name or "").strip() or top.name,
+        name=_name(top),
         entry_name=top.name,
         force=(top.force.custom_name or "").strip() or top.force.catalogue.name,
         category=category,
         number=top.number,
-        costs=costs,
+        costs=_unit_costs(roster, list(_priced(unit.selection, unit.split_off))),
         chosen=[f"{n}× {name}" if n > 1 else name for name, n in chosen.items()],
         tables=[t for t in tables.values() if t.rows],
         references=sorted(references.values(), key=lambda r: (r.kind != "rule", r.kind, r.name.lower())),
         notes=(top.custom_notes or "").strip(),
+        formation=" · ".join(_name(s) for s in unit.formations),
     )
+
+
+def _text(value: str | None) -> str:
+    """The data's text as printed: its paragraphs kept, each paragraph's white space made single spaces."""
+    paragraphs = (" ".join(line.split()) for line in (value or "").strip().splitlines())
+    return "\n".join(p for p in paragraphs if p)
 
 
 def _add_profile(data, profile: ShownProfile, prose, times, tables, counts, references, summaries) -> None:
-    where = ", ".join(
-        part for part in (publication_name(data, profile.publication_id), profile.page and f"p. {profile.page}") if part
-    )
+    pub, page = publication_name(data, profile.publication_id), profile.page or ""
     kept = [(name, value) for name, _, value in profile.characteristics if (profile.type_name, name) not in prose]
-    if not kept:
-        pub = publication_name(data, profile.publication_id)
-        reference = Reference(profile.name, profile.type_name, pub, profile.page or "", summaries.get(profile.name, ""))
+    for name, _, value in profile.characteristics:
+        if (profile.type_name, name) in prose and any(c.isalnum() for c in value or ""):  # not a "-" for none
+            kind = profile.type_name if not kept else f"{profile.type_name}: {name}"
+            reference = Reference(profile.name, kind, pub, page, summaries.get(profile.name, ""), _text(value))
+            references.setdefault((kind, profile.name), reference)
+    if not kept:  # named like a rule (with its text, when a prose value gave it one above)
+        reference = Reference(profile.name, profile.type_name, pub, page, summaries.get(profile.name, ""))
         references.setdefault((profile.type_name, profile.name), reference)
         return
     table = tables.setdefault(profile.type_name, ProfileTable(profile.type_name, []))
     for name, _ in kept:
         if name not in table.columns:
             table.columns.append(name)
-    by_column = dict(kept)
     # Values are keyed by column name so rows of one type line up even when a profile lacks a column.
-    values = tuple((name, short_value(by_column[name], where)) for name, _ in kept)
+    values = tuple((name, " ".join((value or "").split())) for name, value in kept)
     key = (profile.type_name, profile.name, values)
     counts[key] = counts.get(key, 0) + times
 
 
-def _unit_costs(roster: Roster, top: Selection) -> list[tuple[str, int | float]]:
+def _priced(selection: Selection, split_off: frozenset[int] = frozenset()) -> Iterator[Selection]:
+    """The selections whose costs are the unit's: all under it (hidden ones too, as the roster's totals count
+    them) but those on cards of their own."""
+    yield selection
+    for child in selection.children:
+        if id(child) not in split_off:
+            yield from _priced(child, split_off)
+
+
+def _unit_costs(roster: Roster, selections: list[Selection]) -> list[tuple[str, int | float]]:
     """The unit's costs by the game's cost type names: the shown types it declares or has a value of."""
     totals: dict[str, float] = {}
-    for selection in top.walk():
+    for selection in selections:
         for type_id, value in selection.costs.items():
             totals[type_id] = totals.get(type_id, 0.0) + value
     points = primary_cost_type(roster.data)
@@ -240,18 +349,26 @@ def _unit_costs(roster: Roster, top: Selection) -> list[tuple[str, int | float]]
 SETTINGS_CARD = "Roster settings"
 
 
-def roster_cards(roster: Roster, summaries: dict[str, str] | None = None) -> list[UnitCard]:
-    """One card per top-level selection of each force (child forces after their parents), hidden ones left out.
+def force_units(force: Force, info: ShownInfo) -> tuple[list[CardUnit], list[Selection]]:
+    """A force's units as the data nests them, in the roster's order, and its settings."""
+    units: list[CardUnit] = []
+    settings = []
+    for top in _shown(force.selections):
+        if is_setting(top, info):
+            settings.append(top)
+        else:
+            units += card_units(top, info)
+    return units, settings
 
-    A selection with nothing to print (no profile, rule or note: a roster's configuration, a count of order
-    dice) is no unit: such selections share one "Roster settings" card at the front instead of a card each.
-    """
-    cards, settings = [], []
+
+def roster_cards(roster: Roster, summaries: dict[str, str] | None = None) -> list[UnitCard]:
+    """One card per unit of each force (child forces after their parents), hidden ones left out, the settings
+    of every force on one "Roster settings" card at the front."""
+    info, cards, settings = ShownInfo(roster), [], []
     for force in roster.all_forces():
-        for top in force.selections:
-            if not top.hidden:
-                card = unit_card(roster, top, summaries)
-                (cards if card.tables or card.references or card.notes else settings).append(card)
+        units, found = force_units(force, info)
+        cards += [unit_card(roster, unit.selection, summaries, unit, info) for unit in units]
+        settings += [unit_card(roster, top, summaries, info=info) for top in found]
     return ([_settings_card(settings)] if settings else []) + cards
 
 
@@ -272,3 +389,34 @@ def _settings_card(settings: list[UnitCard]) -> UnitCard:
         tables=[],
         references=[],
     )
+
+
+@dataclass
+class ListedUnit:
+    """A row of the organiser's list: a unit, or a formation heading the units nested in it."""
+
+    name: str
+    entry: str
+    number: int
+    depth: int  # how many formations it is nested in
+    costs: dict[str, int | float]
+    formation: bool = False
+
+
+def listed_units(roster: Roster, force: Force, info: ShownInfo | None = None) -> list[ListedUnit]:
+    """Every unit of a force for the organiser's list, nested ones under their formations; settings left out."""
+    info = info or ShownInfo(roster)
+    rows: list[ListedUnit] = []
+    listed: set[int] = set()
+    for unit in force_units(force, info)[0]:
+        for depth, formation in enumerate(unit.formations):
+            if id(formation) not in listed:
+                listed.add(id(formation))
+                costs = dict(_unit_costs(roster, list(_priced(formation))))
+                rows.append(ListedUnit(_name(formation), formation.name, formation.number, depth, costs, True))
+        if unit.formation_only:
+            continue  # the formation's own row above stands for its card
+        top = unit.selection
+        costs = dict(_unit_costs(roster, list(_priced(top, unit.split_off))))
+        rows.append(ListedUnit(_name(top), top.name, top.number, len(unit.formations), costs))
+    return rows
