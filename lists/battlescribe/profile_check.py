@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from lists.battlescribe.engine import Context, Roster, Selection, shown_info
+from lists.battlescribe.engine.elements import Selection
+from lists.battlescribe.engine.info import shown_info
+from lists.battlescribe.engine.queries import Context
+from lists.battlescribe.engine.roster import Roster
 from lists.battlescribe.mounts import mount_of
 from lists.battlescribe.names import RULE_ALIASES, WEAPON_ALIASES, slug
 
