@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
-from defusedxml import ElementTree
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -36,6 +35,7 @@ from lists.battlescribe.engine import Roster  # noqa: E402
 from lists.battlescribe.engine.compiled import compiled_game_data  # noqa: E402
 from lists.battlescribe.engine.elements import Force, Selection  # noqa: E402
 from lists.battlescribe.engine.options import find_option  # noqa: E402
+from lists.battlescribe.safe_xml import parse_xml  # noqa: E402
 
 ARMIES = ROOT / "lists" / "packs" / "bolt-action-2e" / "armies"
 OVERRIDES = ROOT / "lists" / "battlescribe" / "overrides.yaml"
@@ -116,7 +116,7 @@ def holding_entries(folder: Path, overrides: list[dict]) -> set[str]:
     for name, ids in wanted.items():
         if not (folder / name).is_file():
             continue
-        root = ElementTree.parse(folder / name).getroot()
+        root = parse_xml((folder / name).read_bytes())
         parents = {child: parent for parent in root.iter() for child in parent}
         for element in root.iter():
             if element.get("id") not in ids:
