@@ -123,6 +123,8 @@ class CommittedPacks:
         from django.core.management.color import no_style
         from django.db import transaction
 
+        from lists.gamedata.statistics import refresh_statistics
+
         if self.copy is not None:
             self.copy.backup(connection.connection)
             return
@@ -132,6 +134,7 @@ class CommittedPacks:
             copied = [m for m in apps.get_models(include_auto_created=True) if m._meta.db_table in self.tables]
             for statement in connection.ops.sequence_reset_sql(no_style(), copied):
                 cursor.execute(statement)
+        refresh_statistics()  # as a load ends: the tables' first reads planned on the rows copied back
 
 
 def _uses_database(item) -> bool:

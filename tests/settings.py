@@ -47,3 +47,8 @@ WHITENOISE_USE_FINDERS = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     _options = DATABASES["default"].setdefault("OPTIONS", {})  # noqa: F405
     _options["init_command"] = _options.get("init_command", "") + " PRAGMA read_uncommitted=1;"
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":  # noqa: F405
+    # A test stopped by pytest-timeout leaves its query running in the server, holding its locks for every
+    # test after it: the server stops any statement first, sooner than pytest-timeout's 120 s.
+    _options = DATABASES["default"].setdefault("OPTIONS", {})  # noqa: F405
+    _options["options"] = (_options.get("options", "") + " -c statement_timeout=90s").strip()

@@ -36,6 +36,7 @@ from lists.battlescribe.engine import (
     read_data_folder,
 )
 from lists.gamedata.battlescribe_cache import keep_compiled
+from lists.gamedata.statistics import refresh_statistics
 
 __all__ = ["DataFolderInvalid", "LoadedDataSet", "load_data_set"]
 
@@ -80,6 +81,7 @@ def load_data_set(
         if progress:
             progress(f"writing {system.name} revision {system.revision}")
         DataSetWriter(data_set, checked).write()
+        refresh_statistics()  # the data set's first reads are planned on its rows, not on the tables before it
     # Every process reads the compiled form from the cache: none compiles it again for a first visitor.
     keep_compiled(data_set, checked.game_data)
     return LoadedDataSet(data_set, created=True)

@@ -20,6 +20,7 @@ from django.db.models import ProtectedError
 from lists import models
 from lists.gamedata.reading import Pack, PackError, PackInvalid, read_pack
 from lists.gamedata.references import check_references
+from lists.gamedata.statistics import refresh_statistics
 from lists.gamedata.writing import LoadReport, write_pack
 
 
@@ -73,6 +74,7 @@ def write_all(packs: list[Pack], packs_dir: Path, prune: bool = False) -> list[L
             reports = [write_pack(pack) for pack in packs]
             if prune:
                 models.GameSystem.objects.exclude(key__in=[pack.system.key for pack in packs]).delete()
+            refresh_statistics()  # the first game data built after the load is planned on the rows written
     except ProtectedError as protected:
         used = sorted({str(obj) for obj in protected.protected_objects})[:10]
         raise PackInvalid(

@@ -4,6 +4,7 @@ BattleScribe data sets'), warms the renderer (fonts, stylesheets, a sample rende
 
 import logging
 
+from django.db import connections
 from django_tasks_db.management.commands import db_worker
 
 from lists.cards import start_render_helpers
@@ -30,6 +31,7 @@ class WokenWorker(db_worker.Worker):
                 bell.wait(IDLE_SECONDS)
         finally:
             bell.close()
+            connections.close_all()  # a worker run in a thread (the tests) leaves no session open behind it
 
 
 class Command(db_worker.Command):
