@@ -19,6 +19,7 @@ from lists.battlescribe.engine.roster_files import read_roster_xml
 from lists.gamedata.battlescribe_cache import battlescribe_game_data
 from lists.models import BattleScribeDataSet, BattleScribeRoster
 from lists.rosters import battlescribe_data_editing as editing
+from lists.rosters.format import MAX_UNITS
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 KONFLIKT = SHARED / "bsdata" / "konflikt47"
@@ -203,6 +204,41 @@ def test_a_rosz_of_350_squads_without_ids_is_imported_each_labelled(client, konf
     roster = editing.open_roster(BattleScribeRoster.objects.get())
     assert len(roster.forces[0].selections) == 350
     assert len({selection.id for selection in roster.forces[0].selections}) == 350
+
+
+def test_a_file_of_one_unit_over_the_cap_is_refused_with_the_caps_message(client, konflikt):
+    response = uploaded(client, roster_file(konflikt, squad(konflikt) * (MAX_UNITS + 1)))
+
+    assert response.status_code == 400
+    assert f"the file holds more than {MAX_UNITS} units: a roster holds at most {MAX_UNITS} units" in (
+        response.content.decode()
+    )
+    assert not BattleScribeRoster.objects.exists()
+
+
+def test_a_file_at_the_cap_is_imported_with_every_unit(client, konflikt):
+    response = uploaded(client, roster_file(konflikt, squad(konflikt) * MAX_UNITS))
+
+    assert response.status_code == 302
+    assert len(editing.open_roster(BattleScribeRoster.objects.get()).forces[0].selections) == MAX_UNITS
+
+
+@pytest.mark.parametrize("entry", [PANTHERTURM, MINEFIELDS], ids=["Pantherturm", "Minefields"])
+def test_an_imported_file_holding_an_entry_the_platoon_does_not_offer_is_refused(client, konflikt, entry):
+    forged = f'<selection entryId="{entry}" name="Forged" number="1"/>'
+
+    response = uploaded(client, roster_file(konflikt, squad(konflikt) + forged))
+
+    assert response.status_code == 400
+    assert f"Forged ({entry}): German Infantry Platoon offers no such entry" in response.content.decode()
+    assert not BattleScribeRoster.objects.exists()
+
+
+def test_an_imported_file_of_entries_the_platoon_offers_is_still_taken(client, konflikt):
+    response = uploaded(client, roster_file(konflikt, squad(konflikt) * 2))
+
+    assert response.status_code == 302
+    assert len(editing.open_roster(BattleScribeRoster.objects.get()).forces[0].selections) == 2
 
 
 def test_512_kb_of_empty_forces_is_refused_at_the_forces_limit(client, konflikt):

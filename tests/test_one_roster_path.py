@@ -21,6 +21,8 @@ from lists.battlescribe.engine.roster_files import write_roster_xml
 from lists.gamedata.battlescribe_cache import battlescribe_game_data
 from lists.models import BattleScribeDataSet, BattleScribeRoster
 from lists.models import Roster as OurRoster
+from lists.roster_kinds import opened
+from lists.roster_kinds.base import Change, ChangeRefused, StaleChange
 from lists.rosters import battlescribe_data_editing as editing
 from lists.rosters.battlescribe_writing import roster_rosz
 from lists.rosters.format import MAX_FILE_BYTES, MAX_UNITS
@@ -167,3 +169,73 @@ def test_the_cards_of_a_data_set_roster_bigger_than_an_upload_are_made_from_the_
     # The roster card (its share link as a QR code) and then a card per squad: 131 pages, the last numbered so.
     assert "Scan to open this roster" in text
     assert "130 squads · Konflikt_47 (data revision 3) 131 / 131" in text
+
+
+def squad_added(kept: BattleScribeRoster) -> Change:
+    """The data-set editor's add of a rifle squad to the first force, as the change it posts."""
+    force = editing.open_roster(kept).forces[0]
+    option = next(o for o in force.options if o.name == SQUAD)
+    return Change("add", {"action": "add", "force": force.id, "entry": option.id})
+
+
+def our_squad_added(draft) -> None:
+    draft.forces()[0]["units"].append({"unit": "rifle-squad", "label": "Third squad"})
+
+
+@pytest.mark.usefixtures("konflikt")
+def test_one_change_applied_to_a_data_set_roster_is_saved_and_priced_by_the_engine():
+    kept, _ = stored(squads(2))
+    before = opened(kept).verdict()["points"]
+
+    opened(kept).apply(squad_added(kept), kept.version)
+
+    kept.refresh_from_db()
+    after = opened(kept).verdict()["points"]
+    assert editing.unit_count(kept) == 3
+    assert after > before
+    assert kept.points == after
+
+
+@pytest.mark.usefixtures("loaded")
+def test_one_change_applied_to_our_roster_is_saved_and_priced_by_the_pack(client):
+    imported(client, 2)
+    row = OurRoster.objects.get()
+    before = opened(row).verdict()["points"]
+
+    opened(row).apply(Change(on_draft=our_squad_added), row.version)
+
+    row.refresh_from_db()
+    assert row.units.count() == 3
+    assert opened(row).verdict()["points"] > before
+
+
+@pytest.mark.usefixtures("konflikt")
+def test_a_stale_or_forged_change_to_a_data_set_roster_is_refused_and_nothing_is_saved():
+    kept, _ = stored(squads(2))
+    forged = Change("add", {"action": "add", "force": editing.open_roster(kept).forces[0].id, "entry": "no-such-id"})
+
+    with pytest.raises(StaleChange):
+        opened(kept).apply(squad_added(kept), kept.version - 1)
+    with pytest.raises(ChangeRefused, match="offers no entry no-such-id"):
+        opened(kept).apply(forged, kept.version)
+
+    kept.refresh_from_db()
+    assert editing.unit_count(kept) == 2
+
+
+@pytest.mark.usefixtures("loaded")
+def test_a_stale_or_unknown_change_to_our_roster_is_refused_and_nothing_is_saved(client):
+    imported(client, 2)
+    row = OurRoster.objects.get()
+
+    def unknown(draft) -> None:
+        draft.forces()[0]["units"].append({"unit": "no-such-unit"})
+
+    with pytest.raises(StaleChange):
+        opened(row).apply(Change(on_draft=our_squad_added), row.version - 1)
+    with pytest.raises(ChangeRefused) as refused:
+        opened(row).apply(Change(on_draft=unknown), row.version)
+
+    assert any("no-such-unit" in problem for problem in refused.value.problems)
+    row.refresh_from_db()
+    assert row.units.count() == 2

@@ -1,14 +1,15 @@
 """The one roster interface every page, event, PDF and file goes through, whoever judges the roster.
 
 A kind of roster (`RosterKind`) opens its rosters by their links; an opened roster (`OpenRoster`) answers with
-its verdict, its files, its fingerprint, its PDFs and a copy of itself. Rosters of our packs
+its verdict, its files, its fingerprint, its PDFs, a copy of itself, and takes one change at a time (`apply`). Rosters of our packs
 (`lists.roster_kinds.packs`) and of loaded BattleScribe data sets (`lists.roster_kinds.data_sets`) are its two
 implementations; `lists.roster_kinds` picks one. A third kind of roster is a third implementation.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from django.db import models
@@ -54,6 +55,30 @@ def battlescribe_file(fmt: str, xml: bytes) -> RosterFile:
     return RosterFile(xml, "application/xml; charset=utf-8", ".ros")
 
 
+@dataclass(frozen=True)
+class Change:
+    """One change to a roster, as its editor posts it: the action and fields a data-set roster's editor sends
+    (one engine action), or, for a roster of our packs, the function making it on the roster as a file's
+    mapping (`lists.rosters.edits.Draft`). `apply` takes either; each kind reads what it is made of."""
+
+    action: str = ""
+    fields: Mapping[str, str] = field(default_factory=dict)
+    on_draft: Callable | None = None
+
+
+class ChangeRefused(Exception):
+    """A change the roster cannot take (a forged post, a full roster, a file check failed); nothing was saved.
+    `problems` are the messages shown to the player, each saying why and what to do instead."""
+
+    def __init__(self, problems: list[str]):
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+class StaleChange(Exception):
+    """The roster was saved since the version the page showed: nothing was saved."""
+
+
 class FileUnavailable(Exception):
     """A file format this roster cannot be written in (a roster of a pack without BattleScribe ids has no .ros)."""
 
@@ -89,6 +114,9 @@ class OpenRoster(Protocol):
     def share_url(self) -> str:
         """The path of its read-only share page."""
 
+    def game_line(self) -> str:
+        """Its game and army in a few words, as "my rosters" lists it."""
+
     def unit_count(self) -> int:
         """How many units it holds (what the unit cap counts and a PDF's waiting page says)."""
 
@@ -104,6 +132,11 @@ class OpenRoster(Protocol):
     def export(self, fmt: str) -> RosterFile:
         """The roster as a file of `fmt` (`json`, `yaml`, `txt`, `keyed-txt`, `ros`, `rosz`, `bs-txt`, `bs-md`); FileUnavailable if
         it has none of that format."""
+
+    def apply(self, change: Change, version: int | None):
+        """Make one change and save it over `version`, in one transaction, through the kind's checks and the
+        unit cap; what it made (our roster's saved draft, the engine's roster). ChangeRefused says why nothing
+        was saved, StaleChange that the roster was saved since `version`."""
 
     def listing(self) -> dict | RosterXml:
         """What an event takes of it as it stands now: our roster file's mapping, or its .ros (`RosterXml`)."""

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from django.core.cache import cache
+from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 
@@ -20,10 +21,13 @@ from lists.cards.layout import CACHE_SECONDS
 from lists.roster_kinds.base import (
     BATTLESCRIBE_FORMATS,
     UNIT_CAP,
+    Change,
+    ChangeRefused,
     FileUnavailable,
     RenderRefused,
     RosterFile,
     RosterXml,
+    StaleChange,
     StoredRoster,
     battlescribe_file,
 )
@@ -32,6 +36,7 @@ from lists.rosters import battlescribe_data_editing as editing
 from lists.rosters.battlescribe_data_rosters import DataSetRoster, primary_cost_type
 from lists.rosters.battlescribe_fingerprint import battlescribe_fingerprint
 from lists.rosters.files import MAX_UNITS, Problem, RosterFileInvalid, data_set_roster_document, dump_json, dump_yaml
+from lists.rosters.numbers import whole_number
 from lists.rosters.sharing import data_set_roster_for_edit, data_set_roster_for_share, new_share_id
 
 NAME = "data-set"
@@ -68,6 +73,9 @@ class DataSetRosterOpened(StoredRoster):
     def share_url(self) -> str:
         return reverse("lists:bs-share", args=[self.share_id])
 
+    def game_line(self) -> str:
+        return f"{self.row.data_set.name} r{self.row.data_set.revision}, {self.row.catalogue_name}"
+
     def unit_count(self) -> int:
         return editing.unit_count(self.row)
 
@@ -97,6 +105,22 @@ class DataSetRosterOpened(StoredRoster):
     def listing(self) -> RosterXml:
         return RosterXml(self.row.ros_xml.encode())
 
+    def apply(self, change: Change, version: int | None):
+        """One engine action (`change.action` with its fields), each post checked against what the data offers
+        there (`rosters.battlescribe_offers`), within the unit cap; the engine's roster as saved."""
+        roster = editing.open_roster(self.row, to_change=True)
+        try:
+            with transaction.atomic():
+                apply_action(roster, change.action, dict(change.fields))
+                if not editing.save(self.row, roster, version):
+                    raise StaleChange
+        except editing.EditRefused as refused:
+            raise ChangeRefused([str(refused)]) from None
+        finally:
+            self.__dict__.pop("roster", None)  # what was read before the change is not the roster now
+            self.__dict__.pop("judged", None)
+        return roster
+
     def copy(self, secret_hash: str) -> models.BattleScribeRoster:
         roster = editing.open_roster(self.row, to_change=True)  # its own copy: the recent one keeps its name
         roster.name = f"Copy of {self.row.name}"[: editing.MAX_NAME]
@@ -120,7 +144,37 @@ class DataSetRosterOpened(StoredRoster):
         return pdf
 
 
-def change(roster, action: str, fields: dict) -> None:
+def pair(value: str) -> tuple[int | None, str]:
+    """A form value `data set id:BattleScribe id`, as the start form's choices are written."""
+    head, _, tail = (value or "").partition(":")
+    return whole_number(head, signed=True), tail
+
+
+def start(catalogue: str, force: str, name: str, points_limit: str) -> tuple[models.BattleScribeDataSet, object]:
+    """A new roster of a data set from the start form's values (an army, `data set id:catalogue id`, and its
+    first force, `data set id:force entry id`): its data set and the engine's roster. ChangeRefused names
+    every reason it cannot be started."""
+    set_id, catalogue_id = pair(catalogue)
+    force_set_id, force_entry_id = pair(force)
+    found = models.BattleScribeDataSet.objects.filter(pk=set_id).first()
+    problems = []
+    if found is None:
+        problems.append("Choose an army of a game loaded here.")
+    elif force_set_id != set_id:
+        problems.append(f"Choose a force of {found.name}: the force chosen is another game's.")
+    limit_text = (points_limit or "").strip()
+    limit = whole_number(limit_text, signed=True)
+    if limit_text and limit is None:
+        problems.append(f"The points limit is a whole number (or blank for none); {limit_text[:20]!r} is not.")
+    if not problems:
+        try:
+            return found, editing.new_roster(found, catalogue_id, force_entry_id, name, limit)
+        except editing.EditRefused as refused:
+            problems.append(str(refused))
+    raise ChangeRefused(problems)
+
+
+def apply_action(roster, action: str, fields: dict) -> None:
     """One editor action, within the unit cap our rosters have (`MAX_UNITS`): a change that would take the
     roster past it is refused (EditRefused) with our editor's message."""
     before = units_of(roster)

@@ -10,10 +10,28 @@ from django.urls import reverse
 from lists import models
 from lists.cards import Layout, cards_pdf, list_pdf, pdf_key, roster_text
 from lists.gamedata.loading import game_data, roster_snapshot
-from lists.roster_kinds.base import BATTLESCRIBE_FORMATS, FileUnavailable, RosterFile, StoredRoster, battlescribe_file
+from lists.roster_kinds.base import (
+    BATTLESCRIBE_FORMATS,
+    Change,
+    ChangeRefused,
+    FileUnavailable,
+    RosterFile,
+    StaleChange,
+    StoredRoster,
+    battlescribe_file,
+)
 from lists.rosters import battlescribe_writing
 from lists.rosters.battlescribe_reading import file_points_report
-from lists.rosters.files import dump_json, dump_yaml, export_roster, read_roster_file, resolve, save_new_roster
+from lists.rosters.edits import Draft, EditRefused, StaleEdit, edit
+from lists.rosters.files import (
+    RosterFileInvalid,
+    dump_json,
+    dump_yaml,
+    export_roster,
+    read_roster_file,
+    resolve,
+    save_new_roster,
+)
 from lists.rosters.fingerprint import issue
 from lists.rosters.sharing import new_share_id, roster_for_edit, roster_for_share
 from lists.rules.verdict import judge
@@ -45,6 +63,9 @@ class PackRoster(StoredRoster):
     def share_url(self) -> str:
         return reverse("lists:share", args=[self.share_id])
 
+    def game_line(self) -> str:
+        return f"{self.row.system.short_name}, {self.row.army.name}"
+
     def unit_count(self) -> int:
         return len(self.snapshot.units)
 
@@ -72,6 +93,20 @@ class PackRoster(StoredRoster):
         if fmt in BATTLESCRIBE_FORMATS:
             raise FileUnavailable("This roster's army has no BattleScribe ids (only Bolt Action theatre lists have).")
         raise FileUnavailable(f"No roster file of format {fmt[:20]!r}.")
+
+    def apply(self, change: Change, version: int | None) -> Draft:
+        """Through the one write path (`rosters.edits.edit`): the import's checks, the unit cap among them."""
+        try:
+            return edit(self.row, version, change.on_draft)
+        except StaleEdit:
+            raise StaleChange from None
+        except EditRefused as refused:
+            raise ChangeRefused([str(refused)]) from None
+        except RosterFileInvalid as invalid:
+            raise ChangeRefused([str(problem) for problem in invalid.problems]) from None
+        finally:
+            self.__dict__.pop("snapshot", None)  # what was read before the change is not the roster now
+            self.__dict__.pop("judged", None)
 
     def listing(self) -> dict:
         return export_roster(self.snapshot)

@@ -31,6 +31,7 @@ from lists.battlescribe.engine import (
 )
 from lists.gamedata.battlescribe_cache import battlescribe_game_data
 from lists.rosters import battlescribe_ids
+from lists.rosters.battlescribe_offers import listed_at_root
 from lists.rosters.battlescribe_reading import (
     MAX_XML_BYTES,
     BattleScribeRefused,
@@ -41,7 +42,7 @@ from lists.rosters.battlescribe_reading import (
     tag,
     unzip,
 )
-from lists.rosters.format import MAX_FILE_BYTES, MAX_PROBLEMS, Problem, RosterFileInvalid
+from lists.rosters.format import MAX_FILE_BYTES, MAX_PROBLEMS, MAX_UNITS, Problem, RosterFileInvalid
 from lists.rosters.numbers import decimal_number, whole_number
 from lists.rosters.plain_names import plain_text
 from lists.rules.validation import FORCES_MAX
@@ -308,6 +309,7 @@ def read_data_set_roster(
     where = f"{data_set.name} revision {data_set.revision}"
     problems: list[str] = []
     forces = list(_force_nodes(root))
+    _check_unit_cap(forces)
     for node in forces:
         if len(problems) < MAX_PROBLEMS:
             _check_force_node(data, node, where, problems)
@@ -345,6 +347,14 @@ def _force_nodes(root: Element):
             raise refused(f"the roster holds more than {FORCES_MAX} forces, the most a roster holds")
         yield node
         pending.extend(items(node, "forces", "force", FORCES_MAX + 1)[::-1])
+
+
+def _check_unit_cap(forces: list[Element]) -> None:
+    """Refuse a file of more units (top-level selections of its forces) than any roster holds, counted in the
+    parsed tree before anything else reads them: at most MAX_UNITS + 1 are looked at per force."""
+    units = sum(len(items(node, "selections", "selection", MAX_UNITS + 1)) for node in forces)
+    if units > MAX_UNITS:
+        raise refused(f"the file holds more than {MAX_UNITS} units: a roster holds at most {MAX_UNITS} units")
 
 
 def _check_force_node(data: GameData, node: Element, where: str, problems: list[str]) -> None:
@@ -408,15 +418,16 @@ def renumber_duplicate_ids(root: Element) -> None:
 
 
 def _check_selections(root: Element, roster: Roster, problems: list[str]) -> None:
-    """Name every selection whose entry id the data does not have where it stands (the engine drops them)."""
+    """Name every selection whose entry id the data does not have where it stands (the engine drops them), and
+    every top-level one its force lists under none of its categories (as a forged editor post is refused)."""
     read_forces = iter(roster.all_forces())  # the engine reads every force checked above, in this order
     for node in _force_nodes(root):
         force: Force = next(read_forces)
         pending = deque(
-            (child, force.options, force.catalogue.name) for child in items(node, "selections", "selection")
+            (child, force.options, force.catalogue.name, True) for child in items(node, "selections", "selection")
         )
         while pending and len(problems) < MAX_PROBLEMS:
-            selection, options, parent = pending.popleft()
+            selection, options, parent, at_root = pending.popleft()
             entry_id = selection.get("entryId") or ""
             option = find_option(options, entry_id)
             if option is None:
@@ -425,7 +436,15 @@ def _check_selections(root: Element, roster: Roster, problems: list[str]) -> Non
                     f"unknown entry id, not an entry {parent} offers"
                 )
                 continue
-            pending += [(child, option.children, option.name) for child in items(selection, "selections", "selection")]
+            if at_root and not listed_at_root(roster, force, option):
+                problems.append(
+                    f"{selection.get('name') or '(no name)'} ({entry_id}): {force.name} offers no such entry "
+                    "(it stands in none of the force's categories)"
+                )
+                continue
+            pending += [
+                (child, option.children, option.name, False) for child in items(selection, "selections", "selection")
+            ]
 
 
 def _file_costs(found: DataSetRoster, root: Element) -> None:

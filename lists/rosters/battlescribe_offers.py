@@ -44,6 +44,17 @@ def root_offer(
     return category or NO_CATEGORY_ID, view
 
 
+def listed_at_root(roster: Roster, force: Force, option: Option) -> bool:
+    """Whether a file may hold a root option in `force`: one the force lists under one of its categories,
+    shown or hidden now (one hidden now is the engine's finding, `battlescribe.hidden`), or one the data asks
+    for by a min constraint (the engine selects it when the force starts, as Order Dice)."""
+    categories = {c.entry_id for c in force.categories}
+    view = roster.view_option(option, force)
+    if any(c.entry_id in categories for c in view.categories) or in_force_category(option, force):
+        return True
+    return any(c.type == "min" and c.query.field == "selections" for c, _ in option.constraints())
+
+
 def offered_option(roster: Roster, parent: Force | Selection, entry_id: str) -> Option | None:
     """The option an entry id names that `parent` offers now (a selection already held stays offered)."""
     option = find_option(roster.options_under(parent), entry_id)

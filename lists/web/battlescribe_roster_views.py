@@ -10,18 +10,17 @@ from __future__ import annotations
 
 import time
 
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from lists import models
-from lists.roster_kinds import data_sets
+from lists.roster_kinds import data_sets, opened
+from lists.roster_kinds.base import Change, ChangeRefused, StaleChange
 from lists.roster_kinds.data_set_shape import roster_shape
 from lists.rosters import battlescribe_data_editing as editing
 from lists.rosters import battlescribe_revisions as revisions
-from lists.rosters.battlescribe_data_editing import EditRefused
 from lists.rosters.sharing import (
     data_set_roster_for_edit,
     data_set_roster_for_share,
@@ -43,35 +42,15 @@ from lists.web.start_views import remember_and_open
 ROSTER_EDITOR = "bs-edit"
 
 
-def pair(value: str) -> tuple[int | None, str]:
-    """A form value `data set id:BattleScribe id`, as the start form's choices are written."""
-    head, _, tail = (value or "").partition(":")
-    return whole_number(head), tail
-
-
 @require_POST
 @limit_creation
 def start(request: HttpRequest) -> HttpResponse:
     """A new roster of a data set: an army (catalogue) and its first force."""
-    set_id, catalogue_id = pair(request.POST.get("catalogue", ""))
-    force_set_id, force_entry_id = pair(request.POST.get("force", ""))
-    data_set = models.BattleScribeDataSet.objects.filter(pk=set_id).first()
-    problems = []
-    if data_set is None:
-        problems.append("Choose an army of a game loaded here.")
-    elif force_set_id != set_id:
-        problems.append(f"Choose a force of {data_set.name}: the force chosen is another game's.")
-    limit_text = (request.POST.get("points_limit") or "").strip()
-    limit = whole_number(limit_text)
-    if limit_text and limit is None:
-        problems.append(f"The points limit is a whole number (or blank for none); {limit_text[:20]!r} is not.")
-    if not problems:
-        try:
-            roster = editing.new_roster(data_set, catalogue_id, force_entry_id, request.POST.get("name", ""), limit)
-        except EditRefused as refused:
-            problems.append(str(refused))
-    if problems:
-        return problems_page(request, problems, title="The roster was not started")
+    fields = [request.POST.get(key, "") for key in ("catalogue", "force", "name", "points_limit")]
+    try:
+        data_set, roster = data_sets.start(*fields)
+    except ChangeRefused as refused:
+        return problems_page(request, refused.problems, title="The roster was not started")
     secret = new_edit_secret()
     kept = editing.keep_new(data_set, roster, new_share_id(), hash_secret(secret))
     return remember_and_open(request, kept, secret, ROSTER_EDITOR)
@@ -157,15 +136,13 @@ def change(request: HttpRequest, secret: str) -> HttpResponse:
     version = whole_number(request.POST.get("version"))
     # A field sent twice keeps its last value: a button's action after the form's own, a ticked box after its 0.
     fields = {key: request.POST.getlist(key)[-1] for key in request.POST if key != "csrfmiddlewaretoken"}
-    roster = editing.open_roster(kept, to_change=True)
     problem = conflict = None
     try:
-        with transaction.atomic():
-            data_sets.change(roster, fields.get("action", ""), fields)
-            if not editing.save(kept, roster, version):
-                conflict = True
-    except EditRefused as refused:
+        roster = opened(kept).apply(Change(fields.get("action", ""), fields), version)
+    except ChangeRefused as refused:
         problem = str(refused)
+    except StaleChange:
+        conflict = True
     if problem or conflict:
         kept.refresh_from_db()
         roster = editing.open_roster(kept)

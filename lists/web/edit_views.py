@@ -19,9 +19,10 @@ from django.views.decorators.http import require_POST
 from lists import models
 from lists.gamedata.loading import game_data, one_state, roster_snapshot, roster_units
 from lists.gamedata.overlays import played_house_rules, switch_overlays
-from lists.roster_kinds.base import UNIT_CAP
-from lists.rosters.edits import Draft, EditRefused, StaleEdit, edit
-from lists.rosters.files import MAX_UNITS, RosterFileInvalid, default_force_name, default_label
+from lists.roster_kinds import opened
+from lists.roster_kinds.base import UNIT_CAP, Change, ChangeRefused, StaleChange
+from lists.rosters.edits import Draft, EditRefused
+from lists.rosters.files import MAX_UNITS, default_force_name, default_label
 from lists.rosters.format import short_note
 from lists.rosters.sharing import roster_for_edit
 from lists.rules.defaults import options_at_start, quality_at_start
@@ -51,13 +52,12 @@ def _apply(
     `not_applied` says what the change was, for the notice a stale page gets.
     """
     try:
-        return edit(roster, whole_number(request.POST.get("version")), change), None
-    except StaleEdit:
+        return opened(roster).apply(Change(on_draft=change), whole_number(request.POST.get("version"))), None
+    except StaleChange:
         return None, conflict_page(request, roster, secret, not_applied)
-    except (EditRefused, RosterFileInvalid) as refused:
+    except ChangeRefused as refused:
         roster.refresh_from_db()
-        problems = [str(p) for p in refused.problems] if isinstance(refused, RosterFileInvalid) else [str(refused)]
-        return None, render_editor(request, roster, secret, errors=problems, status=400)
+        return None, render_editor(request, roster, secret, errors=refused.problems, status=400)
 
 
 def _saved(

@@ -41,30 +41,104 @@ def picked_game(form: forms.Form) -> models.GameSystem | None:
     """The game the form is for: the one sent, else the one it starts with, else the first game."""
     value = form.data.get("game") if form.is_bound else form.initial.get("game")
     games = models.GameSystem.objects.filter(kind="game").order_by("name")
-    if value:
-        found = games.filter(key=str(value).strip()).first() or games.filter(name__iexact=str(value).strip()).first()
-        if found is not None:
-            return found
-    return games.first()
+    return (PackGame.chosen(value) if value else None) or games.first()
+
+
+class PackGame:
+    """An event of one of our packs' games: its armies, order dice, year and period are the event's settings."""
+
+    def __init__(self, system: models.GameSystem | None):
+        self.system, self.data_set = system, None
+        self.value = system.key if system else ""
+
+    @staticmethod
+    def chosen(value) -> models.GameSystem | None:
+        """The game a select's value names, by its pack key or (as a script might send it) its name."""
+        text = str(value or "").strip()
+        games = models.GameSystem.objects.filter(kind="game")
+        return games.filter(key=text).first() or games.filter(name__iexact=text).first()
+
+    def army_choices(self) -> list:
+        return army_groups([self.system], value="key") if self.system else []
+
+    def clean(self, form: EventForm, cleaned: dict) -> dict:
+        """The armies, order-dice cap, period and year, each checked against the game's pack."""
+        system = self.system
+        cleaned["system"], cleaned["data_set"] = system, None
+        armies = {army.key: army.key for army in models.Army.objects.filter(system=system)}
+        armies |= {army.name.casefold(): army.key for army in models.Army.objects.filter(system=system)}
+        given = [value.strip() for value in cleaned.get("allowed_armies") or []]
+        unknown = [value for value in given if value not in armies and value.casefold() not in armies]
+        if unknown:
+            form.add_error("allowed_armies", f"Not armies of {system.name}: {', '.join(unknown)}.")
+        cleaned["allowed_armies"] = sorted(
+            {armies.get(value) or armies[value.casefold()] for value in given if value not in unknown}
+        )
+        if cleaned.get("max_order_dice") is not None and not system.config.get("order_dice"):
+            form.add_error("max_order_dice", f"{system.name} has no order dice: leave the cap empty.")
+        period = cleaned.get("period") or ""
+        periods = {p["key"]: p["key"] for p in system.periods} | {
+            p["name"].casefold(): p["key"] for p in system.periods
+        }
+        if period and period.casefold() not in periods and period not in periods:
+            names = ", ".join(p["name"] for p in system.periods) or "none"
+            form.add_error("period", f"{system.name} has no period {period!r}; its periods: {names}.")
+        elif period:
+            cleaned["period"] = periods.get(period, periods.get(period.casefold()))
+        if cleaned.get("year") is not None and not system.config.get("uses_years"):
+            form.add_error("year", f"{system.name} lists are not set in a year: leave it empty.")
+        return cleaned
+
+
+class DataSetGame:
+    """An event of a loaded BattleScribe data set at one revision: its lists are checked by the game's data and
+    the points limit only, so our packs' settings are refused (the form hides them; a script may still send
+    them)."""
+
+    def __init__(self, data_set: models.BattleScribeDataSet):
+        self.system, self.data_set = None, data_set
+        self.value = data_set_value(data_set)
+
+    @staticmethod
+    def chosen(value) -> models.BattleScribeDataSet | None:
+        return data_set_from(value)
+
+    def army_choices(self) -> list:
+        return []
+
+    def clean(self, form: EventForm, cleaned: dict) -> dict:
+        for name, label in PACK_ONLY.items():
+            if cleaned.get(name) not in (None, "", [], False):
+                form.add_error(
+                    name,
+                    f"An event of {self.data_set.name} takes no {label}: its lists are checked by the game's data "
+                    "and the points limit only. Leave it empty.",
+                )
+        cleaned["system"], cleaned["data_set"] = None, self.data_set
+        return cleaned
+
+
+# The kinds of game an event is of, each reading its own form of the game select's value: a data set's
+# `data-set-<id>` first, then a pack's key or name.
+EVENT_GAMES = (DataSetGame, PackGame)
+
+
+def event_game(value) -> PackGame | DataSetGame | None:
+    """The game a select's value names, as the kind of event it makes; None for no game known here."""
+    return next((kind(found) for kind in EVENT_GAMES if (found := kind.chosen(value))), None)
 
 
 class GameChoice(forms.ModelChoiceField):
     """A game by its pack key (what the form's select sends), or by its name as a script might send it; or a
-    loaded BattleScribe data set at one revision (`data-set-<id>`)."""
+    loaded BattleScribe data set at one revision (`data-set-<id>`): the kind of event it makes (`event_game`)."""
 
     def to_python(self, value):
         if value in self.empty_values:
             return None
-        text = str(value).strip()
-        if text.startswith(DATA_SET_PREFIX):
-            data_set = data_set_from(text)
-            if data_set is None:
-                raise forms.ValidationError(self.error_messages["invalid_choice"], code="invalid_choice")
-            return data_set
-        found = self.queryset.filter(key=text).first() or self.queryset.filter(name__iexact=text).first()
-        if found is None:
+        game = event_game(value)
+        if game is None:
             raise forms.ValidationError(self.error_messages["invalid_choice"], code="invalid_choice")
-        return found
+        return game
 
 
 class ArmyKeys(forms.MultipleChoiceField):
@@ -112,46 +186,22 @@ class EventForm(forms.Form):
         # The armies of the event's game only, grouped by nation, each named with its nation where another
         # nation has a list of the same name; another game's armies come with that game (htmx, or the button).
         value = self.data.get("game") if self.is_bound else self.initial.get("game")
-        self.data_set = data_set_from(value)
+        picked = event_game(value) if value else None
+        picked = picked or PackGame(picked_game(self))
+        self.data_set, self.system, self.game_key = picked.data_set, picked.system, picked.value
         self.data_sets = [
             (data_set_value(data_set), f"{data_set.name} revision {data_set.revision}")
             for data_set in models.BattleScribeDataSet.objects.order_by("name", "-revision", "-pk")
         ]
-        self.system = None if self.data_set else picked_game(self)
-        self.game_key = data_set_value(self.data_set) if self.data_set else (self.system.key if self.system else "")
-        self.fields["allowed_armies"].choices = army_groups([self.system], value="key") if self.system else []
+        self.fields["allowed_armies"].choices = picked.army_choices()
 
     def clean(self):
         cleaned = super().clean()
-        system = cleaned.get("game")
-        if isinstance(system, models.BattleScribeDataSet):
-            return self._clean_data_set_event(cleaned, system)
-        # The event's game: one of our packs' (`system`) or a loaded data set at one revision (`data_set`).
-        cleaned["system"], cleaned["data_set"] = system, None
-        if system is None:
+        game = cleaned.get("game")
+        if game is None:
+            cleaned["system"], cleaned["data_set"] = None, None
             return cleaned
-        armies = {army.key: army.key for army in models.Army.objects.filter(system=system)}
-        armies |= {army.name.casefold(): army.key for army in models.Army.objects.filter(system=system)}
-        given = [value.strip() for value in cleaned.get("allowed_armies") or []]
-        unknown = [value for value in given if value not in armies and value.casefold() not in armies]
-        if unknown:
-            self.add_error("allowed_armies", f"Not armies of {system.name}: {', '.join(unknown)}.")
-        cleaned["allowed_armies"] = sorted(
-            {armies.get(value) or armies[value.casefold()] for value in given if value not in unknown}
-        )
-        if cleaned.get("max_order_dice") is not None and not system.config.get("order_dice"):
-            self.add_error("max_order_dice", f"{system.name} has no order dice: leave the cap empty.")
-        period = cleaned.get("period") or ""
-        periods = {p["key"]: p["key"] for p in system.periods} | {
-            p["name"].casefold(): p["key"] for p in system.periods
-        }
-        if period and period.casefold() not in periods and period not in periods:
-            names = ", ".join(p["name"] for p in system.periods) or "none"
-            self.add_error("period", f"{system.name} has no period {period!r}; its periods: {names}.")
-        elif period:
-            cleaned["period"] = periods.get(period, periods.get(period.casefold()))
-        if cleaned.get("year") is not None and not system.config.get("uses_years"):
-            self.add_error("year", f"{system.name} lists are not set in a year: leave it empty.")
+        cleaned = game.clean(self, cleaned)
         self._clean_deadline(cleaned)
         return cleaned
 
@@ -163,20 +213,6 @@ class EventForm(forms.Form):
         deadline = cleaned.get("deadline")
         if deadline is not None and deadline < timezone.now():
             self.add_error("deadline", "The deadline has already passed: pick a later time.")
-
-    def _clean_data_set_event(self, cleaned: dict, data_set: models.BattleScribeDataSet) -> dict:
-        """A BattleScribe event checks lists by its data's own rules and the points limit: our packs' settings
-        are refused (the form hides them; a script may still send them)."""
-        for name, label in PACK_ONLY.items():
-            if cleaned.get(name) not in (None, "", [], False):
-                self.add_error(
-                    name,
-                    f"An event of {data_set.name} takes no {label}: its lists are checked by the game's data "
-                    "and the points limit only. Leave it empty.",
-                )
-        self._clean_deadline(cleaned)
-        cleaned["system"], cleaned["data_set"] = None, data_set
-        return cleaned
 
 
 class ListForm(forms.Form):

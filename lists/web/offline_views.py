@@ -23,6 +23,7 @@ from django.views.decorators.http import require_GET
 from django_htmx.jinja import htmx_script
 
 from lists.cards.renderer import PDF_TEMPLATES, templates_digest
+from lists.roster_kinds import opened
 from lists.rosters import locker
 from lists.web.devices import Seen
 
@@ -128,7 +129,5 @@ def my_rosters_kept(request: HttpRequest) -> HttpResponse:
     nor the locker's or the device's secret."""
     seen = Seen(request)
     kept = locker.kept_rosters(seen.opened) if seen.opened else []
-    rosters = [one.roster for one in kept if one.kind == locker.OURS]
-    data_set_rosters = [one.roster for one in kept if one.kind == locker.DATA_SET]
-    context = {"rosters": rosters, "data_set_rosters": data_set_rosters}
+    context = {"rosters": [opened(one.roster) for one in kept]}  # each kind says its link and its game
     return seen.finish(render(request, "lists/my_rosters_kept.html", context))
