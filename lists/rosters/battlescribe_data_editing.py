@@ -250,6 +250,17 @@ def set_count(roster: Roster, fields: dict) -> None:
         held = selections_of(parent, option)
     if held:
         roster.set_count(held[0], wanted)
+    # An entry whose every selection is a node of its own (a unit with choices of its own, a company's HQ) keeps
+    # its count through the engine's spinner: it is removed, or selected again, node by node, so an unticked box
+    # or a lowered count is never silently put back.
+    for _ in range(MAX_COUNT):
+        held = selections_of(parent, option)
+        if len(held) > wanted and all(s.number == 1 for s in held):
+            roster.remove(held[-1])
+        elif held and len(held) < wanted and effective_count(parent, option) < wanted:
+            roster.select(parent, option)
+        else:
+            break
 
 
 def choose(roster: Roster, fields: dict) -> None:
