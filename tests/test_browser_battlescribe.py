@@ -58,7 +58,8 @@ def start(page, site, game: str, army: str, force: str, limit: int) -> None:  # 
     force_option = page.locator(f'#bs-force optgroup[data-army="{army_value}"] option').filter(
         has_text=re.compile(f"^{re.escape(force)}$")
     )
-    page.select_option("#bs-force", value=force_option.get_attribute("value"))
+    # By its place: the game system's forces (Flames of War's one "Standard") are in every army's group.
+    page.select_option("#bs-force", index=force_option.evaluate("option => option.index"))
     page.fill("#bs-name", f"{army} in the browser")
     page.fill("#bs-limit", str(limit))
     page.click("form[action='/bs/new/'] button")
