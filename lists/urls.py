@@ -34,6 +34,7 @@ urlpatterns = [
     path("bs/e/<str:secret>/", battlescribe_roster_views.edit, name="bs-edit"),
     path("bs/e/<str:secret>/change/", battlescribe_roster_views.change, name="bs-change"),
     path("bs/e/<str:secret>/move/", battlescribe_roster_views.move, name="bs-move"),
+    path("bs/e/<str:secret>/info/", battlescribe_roster_views.info, name="bs-info"),
     path("bs/r/<str:share_id>/", battlescribe_roster_views.share, name="bs-share"),
     path("bs/r/<str:share_id>/roster.ros", share_views.export, {"fmt": "ros", **DATA_SET}, name="bs-export-ros"),
     path("bs/r/<str:share_id>/roster.rosz", share_views.export, {"fmt": "rosz", **DATA_SET}, name="bs-export-rosz"),

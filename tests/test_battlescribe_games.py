@@ -203,12 +203,18 @@ def start(client, data_set: BattleScribeDataSet, army: str, force: str, limit: i
     form = home.xpath("//form[@action='/bs/new/']")[0]
     group = f"{data_set.name} (revision {data_set.revision})"
     army_value = _choice(form, "catalogue", group, army)
-    force_value = _choice(form, "force", group, force)
+    force_value = _force_of(form, army_value, force)
     response = client.post(
         "/bs/new/", {"catalogue": army_value, "force": force_value, "name": f"{army} test", "points_limit": limit}
     )
     assert response.status_code == 302, response.content[:500]
     return Player(client, response["Location"])
+
+
+def _force_of(form, army_value: str, label: str) -> str:
+    """A force from the group of forces the army fields (the group the page's script keeps for that army)."""
+    optgroup = next(g for g in form.xpath(".//select[@name='force']/optgroup") if g.get("data-army") == army_value)
+    return next(o.get("value") for o in optgroup.xpath("option") if text(o) == label)
 
 
 def _choice(form, name: str, group: str, label: str) -> str:

@@ -119,7 +119,7 @@ def test_a_force_of_another_catalogue_and_a_platoon_as_a_child_force_are_refused
         "/bs/new/", {"catalogue": f"{konflikt.pk}:{GERMANY}", "force": f"{konflikt.pk}:{SOVIET_PLATOON}"}
     )
     assert started_soviet.status_code == 400
-    assert "Germany offers no force" in started_soviet.content.decode()
+    assert "Germany does not field the force" in started_soviet.content.decode()
 
 
 def test_a_superscript_count_or_points_limit_is_refused_saying_digits(client, konflikt):

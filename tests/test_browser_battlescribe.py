@@ -51,10 +51,15 @@ def start(page, site, game: str, army: str, force: str, limit: int) -> None:  # 
     page.select_option(
         "#bs-army", value=shown.filter(has_text=re.compile(f"^{re.escape(army)}$")).get_attribute("value")
     )
-    force_option = page.locator(f'#bs-force optgroup[label="{label}"] option').filter(
+    # Only the chosen army's forces are left to pick from, one of them already chosen.
+    army_value = page.input_value("#bs-army")
+    expect(page.locator("#bs-force optgroup:not([hidden])")).to_have_count(1)
+    expect(page.locator("#bs-force optgroup:not([hidden])")).to_have_attribute("data-army", army_value)
+    force_option = page.locator(f'#bs-force optgroup[data-army="{army_value}"] option').filter(
         has_text=re.compile(f"^{re.escape(force)}$")
     )
-    page.select_option("#bs-force", value=force_option.get_attribute("value"))
+    # By its place: the game system's forces (Flames of War's one "Standard") are in every army's group.
+    page.select_option("#bs-force", index=force_option.evaluate("option => option.index"))
     page.fill("#bs-name", f"{army} in the browser")
     page.fill("#bs-limit", str(limit))
     page.click("form[action='/bs/new/'] button")

@@ -25,6 +25,14 @@ from lists.battlescribe.engine import (
     hidden_categories,
     roster_errors,
 )
+from lists.rosters.battlescribe_card_content import (
+    ProfileTable,
+    Reference,
+    ShownInfo,
+    may_show_info,
+    selection_profiles_and_rules,
+    shown_selections,
+)
 from lists.rosters.battlescribe_data_editing import held_under, selections_of
 from lists.rosters.battlescribe_data_rosters import number, primary_cost_type
 from lists.rosters.battlescribe_offers import root_offer
@@ -39,6 +47,8 @@ class Offer:
     points: int | float
     count: int = 0
     most: int | None = None  # the most the data allows here, where it says
+    least: int = 0  # the least the data asks for here (a compulsory entry: more than 0)
+    has_info: bool = False  # its entry names profiles or rules (the picker folds them, fetched when unfolded)
 
 
 @dataclass
@@ -65,6 +75,10 @@ class SelectionShape:
     top: bool = False  # a force's own selection: a unit, which its player may name and note
     custom_name: str = ""
     custom_notes: str = ""
+    compulsory: bool = False  # the data asks for it at its place (min > 0, or the only choice of a group that does)
+    tables: list[ProfileTable] = field(default_factory=list)  # its profiles, and those of what is shown under it
+    references: list[Reference] = field(default_factory=list)  # its rules and abilities, with the data's text
+    has_info: bool = False  # it (or what under it has no block of its own) names profiles or rules
 
 
 @dataclass
@@ -97,12 +111,16 @@ class RosterShape:
 class Shaper:
     """Reads one roster into shapes; every error is used once, at its owner or at the roster."""
 
-    def __init__(self, roster: Roster, with_offers: bool = True) -> None:
+    def __init__(self, roster: Roster, with_offers: bool = True, with_info: bool | None = None) -> None:
         self.roster = roster
         self.with_offers = with_offers
+        # The share page prints each selection's profiles and rules; the editor only knows which have any and
+        # fetches one's when it is unfolded (`selection_info`), so an edit's answer stays as fast as before.
+        self.with_info = not with_offers if with_info is None else with_info
         self.points_type = primary_cost_type(roster.data) or ""
         self.errors = roster_errors(roster)
         self.unplaced = list(self.errors)
+        self.info = ShownInfo(roster)
 
     def take(self, owner_type: str, owner_id: str | None) -> list[str]:
         mine = [e for e in self.unplaced if e.owner_type == owner_type and e.owner_id == owner_id and owner_id]
@@ -173,11 +191,14 @@ class Shaper:
                 continue
             category, view = offered
             offer = Offer(option.id, view.name, self.cost(view.costs), len(selections_of(force, option)))
+            offer.has_info = may_show_info(option)
             by_category.setdefault(category, []).append(offer)
         names = {c.entry_id: c.name for c in force.categories}
         return [(names.get(key, key), offers) for key, offers in by_category.items() if offers]
 
-    def selection_shape(self, selection: Selection, top: bool = False) -> SelectionShape:
+    def selection_shape(
+        self, selection: Selection, top: bool = False, compulsory: frozenset[str] = frozenset()
+    ) -> SelectionShape:
         shape = SelectionShape(
             id=selection.id,
             name=selection.name if selection.number == 1 else f"{selection.number}× {selection.name}",
@@ -187,11 +208,21 @@ class Shaper:
             custom_name=(selection.custom_name or "").strip(),
             custom_notes=(selection.custom_notes or "").strip(),
         )
+        shape.compulsory = selection.option.id in compulsory
         if self.with_offers:
             shape.controls = self.controls(selection)
-        children = [self.selection_shape(child) for child in selection.children]
+        required = compulsory_entries(shape.controls)
+        children = [self.selection_shape(child, compulsory=required) for child in selection.children]
         # In the editor a child gets its own block where it has something of its own to show; read-only, always.
-        shape.children = [c for c in children if not self.with_offers or c.controls or c.children or c.errors]
+        kept = [not self.with_offers or c.controls or c.children or c.errors for c in children]
+        shape.children = [c for c, shown in zip(children, kept, strict=True) if shown]
+        # Its profiles and rules, and those of what under it has no block of its own, as its card prints them.
+        own_blocks = frozenset(id(c) for c, shown in zip(selection.children, kept, strict=True) if shown)
+        if self.with_info:
+            shape.tables, shape.references = selection_profiles_and_rules(self.roster, selection, self.info, own_blocks)
+            shape.has_info = bool(shape.tables or shape.references)
+        else:
+            shape.has_info = any(may_show_info(s) for s in shown_selections(selection, own_blocks))
         shape.errors = self.take("selection", selection.id) + self.take_entry({selection.entry_id})
         return shape
 
@@ -221,15 +252,28 @@ class Shaper:
         view = self.roster.view_option(option, parent, held[0] if held else None)
         if view.hidden and not held:
             return None
-        most = None
+        most, least = None, 0
         for constraint, _holder in option.constraints():
             query = constraint.query
-            if constraint.type == "max" and query.field == "selections" and query.scope == "parent":
+            if query.field == "selections" and query.scope == "parent" and not query.percent_value:
                 value = view.constraint_values.get(constraint.id, constraint.value)
-                if value >= 0:
+                if constraint.type == "max" and value >= 0:
                     most = int(value) if most is None else min(most, int(value))
+                elif constraint.type == "min" and value > 0:
+                    least = max(least, int(value))
         count = effective_count(parent, option)
-        return Offer(option.id, view.name, self.cost(view.costs), count, most)
+        return Offer(option.id, view.name, self.cost(view.costs), count, most, least)
+
+
+def compulsory_entries(controls: list[Control]) -> frozenset[str]:
+    """The entries the data asks for under a selection: each with a minimum of its own, and the only choice of
+    a group with one (a Flames of War company's "Formation HQ (Compulsory)")."""
+    found = set()
+    for control in controls:
+        found.update(o.entry_id for o in control.offers if o.least)
+        if not control.optional and len(control.offers) == 1:
+            found.add(control.offers[0].entry_id)
+    return frozenset(found)
 
 
 def limits(group: GroupOption, fields: GroupFields) -> tuple[int | None, int]:
@@ -257,4 +301,11 @@ def roster_shape(roster: Roster, with_offers: bool = True) -> RosterShape:
     return Shaper(roster, with_offers).roster_shape()
 
 
-__all__ = ["roster_shape", "RosterShape", "held_under"]
+def selection_info(roster: Roster, selection: Selection) -> SelectionShape:
+    """One selection as the editor shows it, with its profiles and rules (those the editor folds and fetches
+    when unfolded: the selection's own and those of what under it has no block of its own)."""
+    with evaluation_pass(roster):
+        return Shaper(roster, with_offers=True, with_info=True).selection_shape(selection)
+
+
+__all__ = ["roster_shape", "selection_info", "RosterShape", "held_under"]

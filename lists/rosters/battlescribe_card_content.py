@@ -248,27 +248,12 @@ def unit_card(
 ) -> UnitCard:
     """The card of one unit (by default a whole top-level selection, everything under it on the card)."""
     data, unit, info = roster.data, unit or CardUnit(top), info or ShownInfo(roster)
-    prose, summaries = prose_columns(data), summaries or {}
-    tables: dict[str, ProfileTable] = {}
-    counts: dict[tuple, int] = {}
-    references: dict[tuple[str, str], Reference] = {}
     chosen: Counter[str] = Counter()
     selections = _unit_selections(unit)
     for selection, times in selections:
         if selection is not top:
             chosen[selection.name] += times
-        profiles, rules = info.of(selection)
-        for profile in profiles:
-            _add_profile(data, profile, prose, times, tables, counts, references, summaries)
-        for rule in rules:
-            pub, text = publication_name(data, rule.publication_id), _text(rule.description)
-            summary = summaries.get(rule.name, "")
-            references.setdefault(
-                ("rule", rule.name), Reference(rule.name, "rule", pub, rule.page or "", summary, text)
-            )
-    for (type_name, name, values), count in counts.items():
-        table, by_column = tables[type_name], dict(values)
-        table.rows.append(ProfileRow(name, count, [by_column.get(column, "") for column in table.columns]))
+    tables, references = profiles_and_rules(data, [(info.of(s), times) for s, times in selections], summaries)
     # The category's own name: a link's name is the data editor's label ("New CategoryLink"), never shown to players.
     # A nested unit without a primary category of its own is in its formation's.
     category = next(
@@ -288,11 +273,74 @@ def unit_card(
         number=top.number,
         costs=_unit_costs(roster, list(_priced(unit.selection, unit.split_off))),
         chosen=[f"{n}× {name}" if n > 1 else name for name, n in chosen.items()],
-        tables=[t for t in tables.values() if t.rows],
-        references=sorted(references.values(), key=lambda r: (r.kind != "rule", r.kind, r.name.lower())),
+        tables=tables,
+        references=references,
         notes=(top.custom_notes or "").strip(),
         formation=" · ".join(_name(s) for s in unit.formations),
     )
+
+
+def profiles_and_rules(
+    data: GameData, shown: list[tuple[Shown, int]], summaries: dict[str, str] | None = None
+) -> tuple[list[ProfileTable], list[Reference]]:
+    """The tables of profiles (a row per distinct profile, with how many of it) and the rules and abilities of
+    what is shown (each selection's or entry's shown info, with how many of it there are), as a card prints them."""
+    prose, summaries = prose_columns(data), summaries or {}
+    tables: dict[str, ProfileTable] = {}
+    counts: dict[tuple, int] = {}
+    references: dict[tuple[str, str], Reference] = {}
+    for (profiles, rules), times in shown:
+        for profile in profiles:
+            _add_profile(data, profile, prose, times, tables, counts, references, summaries)
+        for rule in rules:
+            pub, text = publication_name(data, rule.publication_id), _text(rule.description)
+            summary = summaries.get(rule.name, "")
+            references.setdefault(
+                ("rule", rule.name), Reference(rule.name, "rule", pub, rule.page or "", summary, text)
+            )
+    for (type_name, name, values), count in counts.items():
+        table, by_column = tables[type_name], dict(values)
+        table.rows.append(ProfileRow(name, count, [by_column.get(column, "") for column in table.columns]))
+    ranked = sorted(references.values(), key=lambda r: (r.kind != "rule", r.kind, r.name.lower()))
+    return [t for t in tables.values() if t.rows], ranked
+
+
+def selection_profiles_and_rules(
+    roster: Roster, selection: Selection, info: ShownInfo, split_off: frozenset[int] = frozenset()
+) -> tuple[list[ProfileTable], list[Reference]]:
+    """What a selection and everything shown under it (but `split_off`, the selections shown on their own)
+    print as a card does: the editor's and the share page's folded profiles and rules of a selection."""
+    selections = _unit_selections(CardUnit(selection, split_off))
+    return profiles_and_rules(roster.data, [(info.of(s), times) for s, times in selections])
+
+
+def shown_selections(selection: Selection, split_off: frozenset[int] = frozenset()) -> list[Selection]:
+    """A selection and everything shown under it but `split_off` (and what is under those)."""
+    return [s for s, _times in _unit_selections(CardUnit(selection, split_off))]
+
+
+def may_show_info(node) -> bool:
+    """Whether a selection's entry (or an option's, or one of the entries an option nests) names any profile or
+    rule, before modifiers: a quick test of whether there is anything to fold, without working out what is shown."""
+    if isinstance(node, Selection):
+        return _names_info(node.option)
+    return _names_info(node) or any(_names_info(child) for child in node.children)
+
+
+def _names_info(option) -> bool:
+    return any(s.profiles or s.rules or s.info_groups or s.info_links for s in option.sources)
+
+
+def entry_profiles_and_rules(roster: Roster, option, parent: Force | Selection) -> tuple[list[ProfileTable], list]:
+    """What an entry not yet selected would show under `parent` (hidden ones left out), with what the entries it
+    nests show (a squad's men and their weapons), each once: the picker's folded profiles and rules. Modifiers are
+    applied as at `parent` (the entry is not selected yet, so nothing of its own can change them)."""
+    context = Context.under(roster, parent)
+    shown = []
+    for node in (option, *option.children):
+        profiles, rules = shown_info(roster.data, node.sources, context)
+        shown.append((([p for p in profiles if not p.hidden], [r for r in rules if not r.hidden]), 1))
+    return profiles_and_rules(roster.data, shown)
 
 
 def _text(value: str | None) -> str:

@@ -89,7 +89,10 @@ def new_roster(
         raise EditRefused(f"{data_set.name} has no catalogue {catalogue_id[:100]}: choose one of its armies.")
     catalogue = data.catalogues_by_id[catalogue_id]
     if offered_force_entry(data, catalogue, force_entry_id, None) is None:
-        raise EditRefused(f"{catalogue.name} offers no force {force_entry_id[:100]}: choose one of its forces.")
+        books = [data.game_system, *data.catalogues_by_id.values()]
+        other = next((e.name for book in books for e in book.force_entries if e.id == force_entry_id), None)
+        named = f"the force {other!r} (another army's)" if other else f"a force {force_entry_id[:100]}"
+        raise EditRefused(f"{catalogue.name} does not field {named}: choose one of the forces listed under it.")
     roster = Roster(data, plain_name(name)[:MAX_NAME] or f"{catalogue.name} roster")
     set_points_limit(roster, limit)
     try:
@@ -247,6 +250,17 @@ def set_count(roster: Roster, fields: dict) -> None:
         held = selections_of(parent, option)
     if held:
         roster.set_count(held[0], wanted)
+    # An entry whose every selection is a node of its own (a unit with choices of its own, a company's HQ) keeps
+    # its count through the engine's spinner: it is removed, or selected again, node by node, so an unticked box
+    # or a lowered count is never silently put back.
+    for _ in range(MAX_COUNT):
+        held = selections_of(parent, option)
+        if len(held) > wanted and all(s.number == 1 for s in held):
+            roster.remove(held[-1])
+        elif held and len(held) < wanted and effective_count(parent, option) < wanted:
+            roster.select(parent, option)
+        else:
+            break
 
 
 def choose(roster: Roster, fields: dict) -> None:

@@ -18,9 +18,12 @@ from django.views.decorators.http import require_GET, require_POST
 from lists import models
 from lists.roster_kinds import data_sets, opened
 from lists.roster_kinds.base import Change, ChangeRefused, StaleChange
-from lists.roster_kinds.data_set_shape import roster_shape
+from lists.roster_kinds.data_set_shape import roster_shape, selection_info
 from lists.rosters import battlescribe_data_editing as editing
 from lists.rosters import battlescribe_revisions as revisions
+from lists.rosters.battlescribe_card_content import entry_profiles_and_rules
+from lists.rosters.battlescribe_data_editing import EditRefused
+from lists.rosters.battlescribe_offers import offered_option
 from lists.rosters.sharing import (
     data_set_roster_for_edit,
     data_set_roster_for_share,
@@ -63,6 +66,40 @@ def edit(request: HttpRequest, secret: str) -> HttpResponse:
     return render(request, "lists/battlescribe_editor.html", editor_context(request, kept, secret))
 
 
+@require_GET
+@limit_pages
+def info(request: HttpRequest, secret: str) -> HttpResponse:
+    """The profiles and rules of one selection (`selection`) or of an entry a force offers (`force`, `entry`), as
+    the editor folds them: htmx fetches them when one is unfolded; without JavaScript, a page of their own."""
+    kept = data_set_roster_for_edit(secret)
+    roster = editing.open_roster(kept)
+    try:
+        if request.GET.get("selection"):
+            shape = selection_info(roster, editing.find_selection(roster, request.GET["selection"]))
+            name, tables, references = shape.name, shape.tables, shape.references
+        else:
+            force = editing.find_force(roster, request.GET.get("force", ""))
+            option = offered_option(roster, force, request.GET.get("entry", ""))
+            if option is None:
+                raise EditRefused(f"{force.name} offers no such entry now: open the roster again to see its offers.")
+            name = roster.view_option(option, force).name
+            tables, references = entry_profiles_and_rules(roster, option, force)
+    except EditRefused as refused:
+        return problems_page(request, [str(refused)], title="Nothing to show")
+    context = {
+        "kept": kept,
+        "data_set": kept.data_set,
+        "name": name,
+        "tables": tables,
+        "references": references,
+        "edit_url": reverse("lists:bs-edit", args=[secret]),
+    }
+    template = "lists/battlescribe_info.html" + ("#info" if request.htmx else "")
+    response = render(request, template, context)
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    return response
+
+
 def editor_context(request: HttpRequest, kept: models.BattleScribeRoster, secret: str, **extra) -> dict:
     roster = extra.pop("roster", None) or editing.open_roster(kept)
     data_set = kept.data_set
@@ -77,6 +114,7 @@ def editor_context(request: HttpRequest, kept: models.BattleScribeRoster, secret
         "share_url": reverse("lists:bs-share", args=[kept.share_id]),
         "change_url": reverse("lists:bs-change", args=[secret]),
         "edit_url": reverse("lists:bs-edit", args=[secret]),
+        "info_url": reverse("lists:bs-info", args=[secret]),
         "newer": revision_changes(kept, roster),
         "move_url": reverse("lists:bs-move", args=[secret]),
         "custom_name_max": editing.MAX_CUSTOM_NAME,

@@ -177,15 +177,27 @@ def data_set_games() -> list[models.BattleScribeDataSet]:
 
 
 def start_choices(data_sets: list[models.BattleScribeDataSet]) -> dict:
-    """The start form's armies and forces, grouped by game (values `data set id:BattleScribe id`)."""
+    """The start form's armies, grouped by game, and each army's own forces (values `data set id:BattleScribe
+    id`): an army (catalogue) may field the game system's top-level forces and its own, so each army's forces
+    are a group of their own, in the armies' order, the first army's first (the form's default is a force of
+    the default army, and the page's script keeps only the chosen army's group)."""
     armies, forces = [], []
     for data_set in data_sets:
         label = f"{data_set.name} (revision {data_set.revision})"
-        books = data_set.catalogues.filter(library=False, is_game_system=False).order_by("name")
-        armies.append((label, [(f"{data_set.pk}:{b.catalogue_id}", b.name) for b in books]))
+        books = list(data_set.catalogues.filter(library=False).order_by("name"))
         rows = data_set.battlescribeforce_set.filter(parent=None, hidden=False).order_by("name")
-        unique = dict.fromkeys((row.bs_id, row.name) for row in rows)
-        forces.append((label, [(f"{data_set.pk}:{bs_id}", name) for bs_id, name in unique]))
+        own: dict[int, dict[str, str]] = {}
+        for row in rows:
+            own.setdefault(row.catalogue_id, {}).setdefault(row.bs_id, row.name)
+        shared = [own.get(book.pk, {}) for book in books if book.is_game_system]
+        armies_here = [book for book in books if not book.is_game_system]
+        armies.append((label, [(f"{data_set.pk}:{b.catalogue_id}", b.name) for b in armies_here]))
+        for book in armies_here:
+            fielded = dict(item for found in (*shared, own.get(book.pk, {})) for item in found.items())
+            choices = [(f"{data_set.pk}:{bs_id}", name) for bs_id, name in sorted(fielded.items(), key=lambda i: i[1])]
+            if choices:
+                group = book.name if len(data_sets) == 1 else f"{book.name} ({label})"
+                forces.append((group, f"{data_set.pk}:{book.catalogue_id}", choices))
     return {"bs_army_groups": armies, "bs_force_groups": forces}
 
 

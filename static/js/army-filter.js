@@ -35,5 +35,32 @@
     }
     // A single choice follows the search; armies picked in a multiple choice stay picked.
     if (!select.multiple && first && select.selectedOptions[0]?.hidden !== false) first.selected = true;
+    followArmy(select);
+  });
+  // A force picker beside an army picker (select.army-forces, data-army naming it) offers only the chosen
+  // army's forces: its groups of other armies are hidden and disabled, and a force of the army is chosen.
+  // Without JavaScript every army's group stays, each labelled with its army; the server refuses a mismatch.
+  const followArmy = (army) => {
+    for (const forces of document.querySelectorAll(`select.army-forces[data-army="${army.id}"]`)) {
+      let keep = null;
+      for (const group of forces.querySelectorAll("optgroup")) {
+        const mine = group.dataset.army === army.value;
+        group.hidden = !mine;
+        group.disabled = !mine;
+        if (mine) keep = group;
+      }
+      if (keep && forces.selectedOptions[0]?.parentElement !== keep) keep.querySelector("option").selected = true;
+    }
+  };
+  const followAll = () => {
+    for (const forces of document.querySelectorAll("select.army-forces")) {
+      const army = document.getElementById(forces.dataset.army);
+      if (army) followArmy(army);
+    }
+  };
+  followAll();
+  document.addEventListener("htmx:afterSettle", followAll);
+  document.addEventListener("change", (event) => {
+    if (event.target instanceof HTMLSelectElement) followArmy(event.target);
   });
 })();

@@ -9,7 +9,8 @@
       const heading = group.querySelector("h3").textContent.toLowerCase();
       let shown = 0;
       for (const item of group.querySelectorAll("li")) {
-        const text = `${heading} ${item.textContent.toLowerCase()}`;
+        const name = item.querySelector("button.offer") || item;  // not the text of its folded profiles
+        const text = `${heading} ${name.textContent.toLowerCase()}`;
         item.hidden = !words.every((word) => text.includes(word));
         if (!item.hidden) shown += 1;
       }
