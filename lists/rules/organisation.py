@@ -100,8 +100,8 @@ def _examples(roster: RosterSnapshot, slot: SlotInfo, shown: int = 3) -> str:
 def _missing_fix(roster: RosterSnapshot, slot: SlotInfo, missing: float, force_name: str | None) -> str:
     """What to add to a force short of a compulsory choice; where no unit of the army list can fill the slot
     (Italy's lieutenants in the game system's Reinforced Platoon), that, and the way out."""
-    led = {option.officer_rank for unit_type in roster.army_unit_types for option in unit_type.options.values()}
-    if roster.army_unit_types and not _fillers(roster, slot) and not led & set(slot.ranks_counted):
+    units = roster.army_unit_types
+    if units and not any(slot.fillable_by(unit_type) for unit_type in units):
         return (
             f"No unit of this army list can fill {slot.name} in this organisation: "
             "field the force as another organisation the list offers."
