@@ -1,6 +1,6 @@
 """The BattleScribe engine and the converted Bolt Action packs, side by side on every theatre list.
 
-    python scripts/bolt_action_side_by_side.py [--army TEXT] [--show N] [--no-options] [BSDATA_FOLDER]
+    python scripts/bolt_action_side_by_side.py [--army TEXT] [--show N] [--no-options] [--points-only] [BSDATA_FOLDER]
 
 For each theatre list of lists/packs/bolt-action-2e/armies and each unit it shows, at each quality
 the list offers: the engine builds a roster of the game system's Reinforced Platoon with the list's
@@ -9,6 +9,11 @@ quality entry, and reads the unit's points; the pack prices the same unit and qu
 list (the quality's price, or the theatre's own). Then each option the unit offers at that quality
 in that list is taken on its own (a choice replacing its group's default), and the engine's change
 in points is set beside the pack's price for it.
+
+With each option taken, the weapons and rules the engine shows for it (its selection and what that holds)
+are set beside those the pack's option carries (lists/battlescribe/profile_check.py): a weapon or a
+played rule the data gives the option that the pack leaves off it, or a weapon option carrying no
+weapon, is a difference (`weapons and rules`), classified as the points are.
 
 Prints how many agree, and how many differ by cause:
 - `override`: the unit's entries hold one of lists/battlescribe/overrides.yaml's corrections;
@@ -35,6 +40,7 @@ from lists.battlescribe.engine import Roster  # noqa: E402
 from lists.battlescribe.engine.compiled import compiled_game_data  # noqa: E402
 from lists.battlescribe.engine.elements import Force, Selection  # noqa: E402
 from lists.battlescribe.engine.options import find_option  # noqa: E402
+from lists.battlescribe.profile_check import PackNames, option_differences, shown_under  # noqa: E402
 from lists.battlescribe.safe_xml import parse_xml  # noqa: E402
 
 ARMIES = ROOT / "lists" / "packs" / "bolt-action-2e" / "armies"
@@ -74,6 +80,8 @@ class Finding:
     engine: float
     pack: float
     cause: str = "agree"
+    kind: str = "points"  # or "weapons and rules": what the option shows, beside what it carries
+    detail: str = ""
 
 
 @dataclass
@@ -84,6 +92,8 @@ class Pack:
     armies: dict[str, dict] = field(default_factory=dict)
     ids: dict = field(default_factory=dict)
     overridden: set[str] = field(default_factory=set)
+    names: PackNames = field(default_factory=PackNames)
+    carried: bool = False  # compare what each option shows (weapons, rules) too, not its points only
 
 
 def read_pack(folder: Path = DEFAULT_BSDATA) -> Pack:
@@ -96,6 +106,7 @@ def read_pack(folder: Path = DEFAULT_BSDATA) -> Pack:
         pack.units.update((u["key"], u) for u in document.get("units", []))
         pack.armies.update((a["key"], a) for a in document.get("armies", []))
     pack.ids = json.loads((ARMIES / "battlescribe-ids.json").read_text())
+    pack.names = pack_names()
     overrides = yaml.safe_load(OVERRIDES.read_text())["overrides"]
     for override in overrides:
         for key in ("id", "source_value", "used_value"):
@@ -103,6 +114,23 @@ def read_pack(folder: Path = DEFAULT_BSDATA) -> Pack:
                 pack.overridden.add(str(override[key]))
     pack.overridden |= holding_entries(folder, overrides)
     return pack
+
+
+def pack_names() -> PackNames:
+    """The base pack's weapons and rules by name, and the rules with a text of ours."""
+    names = PackNames()
+    for path in sorted(ARMIES.parent.glob("*.yaml")):
+        data = yaml.safe_load(path.read_text()) or {}
+        names.weapons.update((w["name"].lower(), w["key"]) for w in data.get("weapons", []))
+        for rule in data.get("rules", []):
+            names.rules[rule["name"].lower()] = names.rules[rule["key"]] = rule["key"]
+            if rule.get("kind") != "weapon":  # a weapon's own rules come with its profile (Assault, Team)
+                names.worded.add(rule["key"])
+    shared = json.loads((ARMIES / "shared.yaml").read_text().split("\n", 1)[1])
+    # Rules a player plays by: labels and list-building notes print on no card (docs/battlescribe.md).
+    played = [rule for rule in shared.get("rules", []) if rule.get("summary") and rule.get("applies_to") != {}]
+    names.worded |= {rule["key"] for rule in played}
+    return names
 
 
 def holding_entries(folder: Path, overrides: list[dict]) -> set[str]:
@@ -409,17 +437,26 @@ def compare_options(pack, army, army_key, unit, ids, quality, top, unit_selectio
         if path is None:
             continue
         price = pack_option_price(unit, option, quality, listed_men(unit, quality))
-        engine = option_delta(army, top, path, tree, quality) - base
+        shown: list[set[str]] = []
+        engine = option_delta(army, top, path, tree, quality, shown if pack.carried else None) - base
         finding = Finding(army_key, unit["key"], quality or "-", option["key"], engine, price)
         finding.cause = classify(finding, tree, root, pack)
         found.append(finding)
+        if shown:
+            problems = option_differences(pack.names, option, *shown)
+            carried = Finding(army_key, unit["key"], quality or "-", option["key"], 0, 0, kind="weapons and rules")
+            if problems:
+                carried.engine, carried.detail = len(problems), "; ".join(problems)
+                carried.cause = classify(carried, tree, root, pack)
+            found.append(carried)
     return found
 
 
 def option_delta(
-    army: ArmyRoster, top: Selection, path: list[str], tree: dict[str, list], quality: str | None
+    army: ArmyRoster, top: Selection, path: list[str], tree: dict[str, list], quality: str | None, shown=None
 ) -> float:
-    """The unit's points with one option taken (a choice replacing its group's default), then undone."""
+    """The unit's points with one option taken (a choice replacing its group's default), then undone; the
+    weapons and rules the option shows are added to `shown` where it is given."""
     made: list[Selection] = []
     removed: list[tuple[Selection, int]] = []
     leaf = tree[path[-1]]
@@ -435,6 +472,8 @@ def option_delta(
     made.append(army.roster.select(parent, option))
     army.select_defaults(top, path[0], path[-1], quality)
     points = points_of(top)
+    if shown is not None:
+        shown.extend(shown_under(army.roster, made[0]))
     for selection in made:
         army.roster.deselect(selection)
     for selection, number in removed:
@@ -443,9 +482,10 @@ def option_delta(
     return points
 
 
-def run(folder: Path, only: str | None, options: bool) -> list[Finding]:
+def run(folder: Path, only: str | None, options: bool, carried: bool = True) -> list[Finding]:
     """Every theatre list's units (of the lists whose key holds `only`), side by side."""
     pack = read_pack()
+    pack.carried = carried
     armies = [key for key in pack.armies if key in pack.ids["armies"] and (not only or only in key)]
     return compare_armies(compiled_game_data(folder), pack, armies, options)
 
@@ -489,18 +529,20 @@ def main() -> int:
     parser.add_argument("--show", type=int, default=20, help="list this many unexplained differences")
     parser.add_argument("--no-options", action="store_true", help="compare units only, not their options")
     parser.add_argument("--by-army", action="store_true", help="print the counts of each theatre list")
+    parser.add_argument("--points-only", action="store_true", help="compare points, not the weapons and rules")
     args = parser.parse_args()
     started = time.perf_counter()
-    findings = run(Path(args.bsdata), args.army, not args.no_options)
+    findings = run(Path(args.bsdata), args.army, not args.no_options, not args.points_only)
     elapsed = time.perf_counter() - started
-    by_kind = Counter(("option" if f.option else "unit", f.cause) for f in findings)
-    for (kind, cause), count in sorted(by_kind.items()):
-        print(f"  {kind:7} {cause:12} {count}")
+    by_kind = Counter(("option" if f.option else "unit", f.kind, f.cause) for f in findings)
+    for (what, kind, cause), count in sorted(by_kind.items()):
+        print(f"  {what:7} {kind:17} {cause:12} {count}")
     if args.by_army:
         print_by_army(findings)
     shown = [f for f in findings if f.cause not in ("agree", "override", "reading")][: args.show]
     for f in shown:
-        print(f"  {f.cause}: {f.army} {f.unit} {f.quality} {f.option or ''}: engine {f.engine:g}, pack {f.pack:g}")
+        what = f.detail or f"engine {f.engine:g}, pack {f.pack:g}"
+        print(f"  {f.cause}: {f.army} {f.unit} {f.quality} {f.option or ''}: {what}")
     print(f"{len(findings)} comparisons in {elapsed:.1f} s")
     return 0
 

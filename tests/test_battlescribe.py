@@ -230,12 +230,16 @@ def test_a_vehicle_profile_gives_damage_value_transport_and_tow(converted):
     """u-tank-prof: Medium Tank 9+, 3 men, Light gun."""
     tank = _unit(converted, "Panzer Test")
     assert tank["kind"] == "vehicle"
-    # The profile's Type names its movement; the gun's entry name ("Turret-mounted ...") its mount.
+    # The profile's Type names its movement; the gun's entry name ("Turret-mounted ...") its mount. The
+    # pintle MMG option has no profile: its name gives its weapon (the British M5's, in the real data).
     assert tank["armour"] == {
         "armour_class": "Tracked Vehicle",
         "damage_value": "medium-tank",
         "movement": "tracked",
-        "mounts": [{"weapon": "heavy-at-gun", "mount": "turret"}],
+        "mounts": [
+            {"weapon": "heavy-at-gun", "mount": "turret"},
+            {"weapon": "mmg", "mount": "pintle", "option": "pintle-mounted-mmg-15pts"},
+        ],
     }
     assert (tank["transport_capacity"], tank["carries"]) == (3, "Light gun")
 

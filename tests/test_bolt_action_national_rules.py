@@ -270,3 +270,53 @@ def test_the_editor_records_the_set_played_and_shows_it_in_the_army_rules(client
     (picked,) = national.findall("{*}selections/{*}selection")
     assert (picked.get("name"), picked.get("entryId")) == ("Case Blue", "f47f-ecbe-e6c5-ac5e::c70c-6fc0-1f3e-6a6c")
     assert load_roster_file(ros, "roster.ros").settings["national-rules"] == "Case Blue"
+
+
+BRITISH_ROSTER = """format: armybuilder-roster/1
+game: Bolt Action (2nd edition)
+army: great-britain-1944-normandy
+name: Normandy
+settings: {national-rules: %s}
+forces:
+  - name: 1st Platoon
+    organisation: Reinforced Platoon
+    units:
+      - {unit: great-britain-infantry-section-late-war, label: Section, quality: Regular}
+"""
+
+
+def test_a_british_list_offers_the_five_national_characteristics_its_data_names(client):
+    """BA2 - Armies of Great Britain.cat: the compulsory root "National Charateristic" (ae71-670b-187c-7727)
+    takes one of its group's five choices (9a76-b517-c03d-0199), from Blood curdling charge to Vengeance."""
+    api = client.get("/api/games/bolt-action-2e/armies/great-britain-1944-normandy/").json()
+
+    assert [choice["name"] for choice in api["rule_choices"]] == [
+        "Blood curdling charge",
+        "Rapid Fire",
+        "Tough as boots",
+        "Up and 'at 'em",
+        "Vengeance",
+    ]
+    assert "commissar" not in json.dumps(api)
+
+
+def test_a_british_list_plays_the_national_characteristic_picked_and_its_cards_print_it():
+    resolved = load_roster_file((BRITISH_ROSTER % '"Rapid Fire"').encode(), "roster.yaml")
+    pdf = cards_pdf(resolved.snapshot(), resolved.data)
+    text = " ".join(" ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(pdf)).pages)
+
+    assert "Rapid Fire" in text and "one extra die for every three of its men firing" in text
+    assert "Vengeance" not in text and "Tough as boots" not in text  # the other four are not played
+    assert "commissar" not in text
+
+
+def test_a_british_ros_holds_the_pick_under_the_national_charateristic_entry_and_reads_back():
+    from lists.rosters.battlescribe_writing import export
+
+    resolved = load_roster_file((BRITISH_ROSTER % '"Vengeance"').encode(), "roster.yaml")
+    ros = export(resolved.snapshot())
+    national = ElementTree.fromstring(ros).find(".//{*}selection[@entryId='ae71-670b-187c-7727']")
+    (picked,) = national.findall("{*}selections/{*}selection")
+
+    assert (picked.get("name"), picked.get("entryId")) == ("Vengeance", "1e20-3961-fd17-e86c::2699-386c-ea8f-94be")
+    assert load_roster_file(ros, "roster.ros").settings["national-rules"] == "Vengeance"

@@ -157,30 +157,54 @@ def _candidates(unit_type):
 @pytest.mark.django_db
 @pytest.mark.usefixtures("real_packs")
 class TestEveryForceOfferedCanBeFilled:
-    def test_every_compulsory_slot_of_every_force_offered_has_a_unit_of_the_list_to_fill_it(self):
+    def test_every_list_starts_in_a_force_it_can_fill_and_still_offers_the_ones_it_cannot(self):
+        """BattleScribe offers the game system's Reinforced Platoon to every list (Bolt Action 2.gst,
+        efef-703c-d244-559f); the 24 Italian lists and twelve armoured lists hold no unit for its Lieutenant."""
         from lists.models import Army
 
         armies = Army.objects.filter(system__key="bolt-action-2e").select_related("system")
         data = game_data(armies[0].system)
-        unfillable = []
+        unfillable, starts_unfillable = [], []
         for army in armies:
             units = data.unit_types_of(army.id)
-            for org_id in data.organisations_for(army.id):
+            offered = data.organisations_for(army.id)
+            for org_id in offered:
                 fielded = data.organisations[org_id].in_army(army.key)
                 compulsory = [each for each in fielded.slots if isinstance(each.min, int) and each.min > 0]
-                for each in compulsory:
-                    if not any(in_slot(each, c) for u in units for c in _candidates(u)):
-                        unfillable.append((army.key, fielded.name, each.name))
-        assert unfillable == []
+                empty = [s.name for s in compulsory if not any(in_slot(s, c) for u in units for c in _candidates(u))]
+                if empty:
+                    unfillable.append((army.key, fielded.name))
+                    if org_id == offered[0]:
+                        starts_unfillable.append((army.key, fielded.name, empty))
+        assert starts_unfillable == []
+        assert ("italy-1943-the-defence-of-sicily", "Reinforced Platoon") in unfillable  # offered all the same
+        assert ("great-britain-1942-british-armoured-brigade", "Reinforced Platoon") in unfillable
 
-    def test_italian_players_are_offered_italys_own_platoon_and_not_the_trap(self):
+    def test_italian_players_are_offered_italys_own_platoon_first_and_the_game_systems_too(self):
         from lists.models import Army
 
         sicily = Army.objects.get(key="italy-1943-the-defence-of-sicily")
         data = game_data(sicily.system)
         offered = [data.organisations[o].name for o in data.organisations_for(sicily.id)]
-        assert "Reinforced Platoon" not in offered
+        assert "Reinforced Platoon" in offered  # as BattleScribe offers it
         assert offered[0] == "Reinforced Platoon 2"  # the force a new roster of the list starts with
+
+    def test_a_new_roster_starts_in_a_force_its_list_can_fill(self, client):
+        """The home page's "start a roster": an armoured brigade has no Lieutenant (BA2 - Armies of Great
+        Britain.cat, "1942: British Armoured Brigade"), so it starts in the Armoured Platoon, whose tank
+        commander it has; an Italian list starts in Italy's own platoon."""
+        from lists.models import Army, Roster
+
+        for key, expected in [
+            ("great-britain-1942-british-armoured-brigade", "Armoured Platoon"),
+            ("italy-1943-the-defence-of-sicily", "Reinforced Platoon 2"),
+            ("germany-1944-normandy", "Reinforced Platoon"),
+        ]:
+            army = Army.objects.get(key=key)
+            started = client.post("/rosters/new/", {"army": army.id, "name": key, "points_limit": "1000"})
+            assert started.status_code == 302, key
+            roster = Roster.objects.filter(army=army, name=key).get()
+            assert [force.organisation.name for force in roster.forces.all()] == [expected]
 
     def test_an_italian_platoon_of_a_tenente_and_two_sections_is_legal(self, tmp_path):
         units = [
@@ -191,8 +215,18 @@ class TestEveryForceOfferedCanBeFilled:
         sicily = "1943: The Defence of Sicily (Armies of Italy)"
         code, result, _ = validate(tmp_path, units, army=sicily, organisation_name="Reinforced Platoon 2")
         assert (code, errors(result, "")) == (0, [])
+        # The game system's platoon is read, not refused; its verdict says why it cannot be legal.
         code, result, err = validate(tmp_path, units, army=sicily)
-        assert code != 0 and "Reinforced Platoon 2" in err
+        assert (code, err, result["valid"]) == (1, "", False)
+        missing, no_place = errors(result)
+        assert missing == (
+            "org.missing",
+            "The Reinforced Platoon needs at least 1 Lieutenant; the roster has 0. No unit of this army list can "
+            "fill Lieutenant in this organisation: field the force as another organisation the list offers.",
+        )
+        assert no_place[0] == "org.too_many" and no_place[1].startswith(
+            "Tenente (First Lieutenant) is taken as Platoon Commander, which the Reinforced Platoon has no place for."
+        )
 
     def test_an_italian_platoon_takes_a_truck_per_infantry_unit_and_no_more(self, tmp_path):
         """BA2 - Armies of Italy.cat, Reinforced Platoon 2's Transports (4068-c059-a663-3792) name no figure."""

@@ -7,6 +7,7 @@ builds it) against the pack's price. Where they differ, the difference must be o
 an override of the data, or a reading of it.
 """
 
+import dataclasses
 import importlib.util
 import json
 import sys
@@ -153,3 +154,16 @@ def test_the_data_caps_no_tanks_in_a_reinforced_platoon_where_the_packs_take_the
     platoon = next(o for o in organisations if o["key"] == "bs-reinforced-platoon")
     limits = {s["source_id"]: s.get("max") for s in platoon["slots"] if s.get("source_id") in capped_slots}
     assert limits == {slot: 1 for slot in capped_slots}
+
+
+def test_the_british_m5s_pintle_weapons_agree_in_weapons_and_rules(side_by_side):
+    """BA2 - Armies of Great Britain.cat, M5 Halftrack (2d66bb35-423b-0def-bd92-a68335ef8a8c): its Pintle mount
+    entries have no profile; the check finds a weapon option carrying no weapon, so each must carry its own."""
+    module, data, pack = side_by_side
+    pack = dataclasses.replace(pack, carried=True)
+    army = module.ArmyRoster(data, pack, "great-britain-generic-reinforced-platoon")
+    findings = module.compare_unit(data, pack, army, army.army_key, "great-britain-m5-halftrack", True)
+
+    carried = [f for f in findings if f.kind == "weapons and rules"]
+    assert {f.option for f in carried} >= {"pintle-mounted-hmg-360", "pintle-mounted-mmg-left-arc"}
+    assert [f.detail for f in carried if f.cause != "agree"] == []

@@ -8,6 +8,7 @@ from lxml.etree import _Element as Element
 
 from lists.battlescribe.conditions import conditions_hold
 from lists.battlescribe.constraints import constraint_value, modified_value
+from lists.battlescribe.mounts import mount_of
 from lists.battlescribe.names import CATEGORY_KINDS, DICE, RULE_ALIASES, SOURCE, WEAPON_ALIASES, quality_of, slug
 from lists.battlescribe.nodes import Army, Node, Report
 from lists.battlescribe.reader import DataFile, Library
@@ -24,6 +25,7 @@ class Converter:
         # What the base pack (bolt-action-2e) has, filled by the caller:
         self.pack_rules: dict[str, str] = {}  # lower-case name -> rule key
         self.pack_weapons: dict[str, str] = {}  # lower-case name -> weapon key
+        self.named_weapons: set[str] = set()  # mounted weapon entries with no profile, read by their names
         self.rule_summaries: dict[str, RuleSummary] = {}  # rule key -> the project's summary (rule_summaries.yaml)
         self.unit_rules: dict[str, list[str]] = {}  # unit entry name -> rule names the data omits (unit_rules.yaml)
         self.spotter_rules: set[str] = set()  # weapon rules a spotter serves (rule_roles.indirect_fire)
@@ -53,12 +55,13 @@ class Converter:
         }
         return self.categories[category_id]["key"]
 
-    def rule_key(self, name: str, rule_id: str, where: str) -> str:
-        """The pack rule for a BattleScribe rule name: the base pack's, else an import with our summary or by name."""
-        known = self.base_rule(name)
+    def rule_key(self, name: str, rule_id: str, where: str, key: str = "") -> str:
+        """The pack rule for a BattleScribe rule name: the base pack's, else an import with our summary or by
+        name; `key` names a rule whose name another nation's rule has too (a British choice "Vengeance")."""
+        known = None if key else self.base_rule(name)
         if known:
             return known
-        key = "bs-" + slug(name, 70)
+        key = key or "bs-" + slug(name, 70)
         if key not in self.rules:
             ours = self.rule_summaries.get(key)
             self.rules[key] = {
@@ -170,14 +173,26 @@ class Converter:
         return [*node.profiles(), *(profile for profile in linked if profile is not None)]
 
     def weapons_of(self, node: Node, catalogue: DataFile) -> list[str]:
-        """Weapons an entry's profiles (own or linked) describe."""
+        """Weapons an entry's profiles (own or linked) describe; a mounted weapon entry the data gives no
+        profile and no contents (a British M5's "Pintle-Mounted HMG (360)") has the one weapon its name names."""
         keys = []
         for profile in self.profiles_of(node, catalogue):
             if profile.get("typeName") in ("Weapon", "Artillery"):
                 key = self.weapon_key(profile, catalogue)
                 if key and key not in keys:
                     keys.append(key)
+        if not keys and not node.is_group and mount_of(node.name) and not self.children(node, catalogue):
+            named = {key for abbreviation, key in self.weapon_abbreviations() if abbreviation.search(node.name)}
+            if len(named) == 1 and node.id not in self.named_weapons:
+                self.named_weapons.add(node.id)
+                self.report.pattern("a mounted weapon entry with no profile: the weapon its name names")
+            keys = list(named) if len(named) == 1 else keys
         return keys
+
+    def weapon_abbreviations(self) -> list[tuple[re.Pattern, str]]:
+        """The base pack's weapons by the abbreviation their names end in ("Heavy machine gun (HMG)")."""
+        found = [(re.search(r"\((\w+)\)$", name), key) for name, key in self.pack_weapons.items()]
+        return [(re.compile(rf"\b{re.escape(m.group(1))}\b", re.I), key) for m, key in found if m]
 
     def quality_profile(self, node: Node, catalogue: DataFile) -> str | None:
         """The quality a man's "Unit Quality" profile names (a Canadian sniper's Veteran), if any."""

@@ -26,6 +26,9 @@ from lists.battlescribe.nodes import Node, chosen_default
 from lists.battlescribe.reader import DataFile
 from lists.battlescribe.units import is_quality_entry, is_weapon
 
+# The fields of an entry's record in the ids file, by position.
+NODE_ID, NAME, TYPE, GROUP, GROUP_KIND, LEAST, MOST, PARENT, COST = range(9)
+
 FILE_NAME = "battlescribe-ids.json"
 MAX_DEPTH = 12  # links may point back up the tree; no real entry is nested this deep
 
@@ -44,6 +47,7 @@ def entry_ids(converter: Converter, files: dict[str, dict]) -> dict:
         # Root entries that are neither units nor theatre selectors (chain -> [name, BattleScribe adds it to
         # every new force]): a file may hold them empty, as BattleScribe adds them (Command Vehicle Options).
         "other_roots": {},
+        "force_roots": {},  # nation -> the kept root entries BattleScribe adds to every new force (the Officer)
         # The sets of national rules a roster picks one of (Italy's "National Rules"): set name -> [its root
         # entry's chain, the chosen entry's chain, the chosen entry's record], so files read and write the pick.
         "rule_choices": {},
@@ -80,16 +84,7 @@ def entry_ids(converter: Converter, files: dict[str, dict]) -> dict:
                     "chain": found[1],
                     "category": categories.get(unit["category"]),
                     # key, id, priced per unit or per man, the qualities offering it (empty: all), adds men
-                    "options": [
-                        [
-                            o["key"],
-                            o.get("source_id", ""),
-                            o.get("per", "unit"),
-                            o.get("qualities", []),
-                            bool(o.get("adds_models")),
-                        ]
-                        for o in unit.get("options", [])
-                    ],
+                    "options": _option_rows(unit, trees[found[0]]),
                 }
                 document["roots"].setdefault(nation, {}).setdefault(found[0], trees[found[0]])
         for army in armies[1:]:
@@ -100,6 +95,7 @@ def entry_ids(converter: Converter, files: dict[str, dict]) -> dict:
         document["other_roots"][nation] = {
             chain: [tree[chain][1], chain in compulsory] for chain, tree in trees.items() if chain not in kept
         }
+        document["force_roots"][nation] = sorted(chain for chain in compulsory if chain in kept)
         names = {choice["name"] for choice in armies[0].get("rule_choices", [])}
         picks = {
             record[1]: [root_chain, chain, record]
@@ -110,6 +106,46 @@ def entry_ids(converter: Converter, files: dict[str, dict]) -> dict:
         if picks:
             document["rule_choices"][nation] = picks
     return document
+
+
+def _option_rows(unit: dict, tree: dict[str, list]) -> list[list]:
+    """Each option of a unit: key, id, priced per unit or per man, the qualities offering it (empty: all), adds
+    men. An option each quality's entry holds (a US squad's Anti-tank Grenades under Inexperienced, Regular and
+    Veteran alike) is one option of the pack, keeping the first entry's id: the others' ids are rows of their
+    quality, so a file naming any of them is read."""
+    rows = [
+        [o["key"], o.get("source_id", ""), o.get("per", "unit"), o.get("qualities", []), bool(o.get("adds_models"))]
+        for o in unit.get("options", [])
+    ]
+    known = {row[1] for row in rows}
+    by_path: dict[tuple, list[tuple[list, list]]] = {}  # names below the quality -> (record, its quality)
+    for record in tree.values():
+        path, quality = _below_quality(tree, record)
+        if quality is not None:
+            by_path.setdefault(path, []).append((record, quality))
+    first = {record[NODE_ID]: (path, quality) for path, found in by_path.items() for record, quality in found}
+    for key, source_id, per, qualities, adds in list(rows):
+        if source_id not in first:
+            continue
+        path, holder = first[source_id]
+        for twin, quality in by_path[path]:
+            named = quality[NAME].strip().lower()
+            if twin[NODE_ID] in known or quality[GROUP] != holder[GROUP] or (qualities and named not in qualities):
+                continue
+            rows.append([key, twin[NODE_ID], per, [named], adds])
+            known.add(twin[NODE_ID])
+    return rows
+
+
+def _below_quality(tree: dict[str, list], record: list) -> tuple[tuple, list | None]:
+    """The names from a record up to its quality entry, the quality word left out ("Regular NCO" is "NCO"), and
+    that quality's record; None where no quality entry holds it."""
+    names = []
+    while record is not None and record[GROUP_KIND] != "quality" and len(names) <= MAX_DEPTH:
+        words = record[NAME].split()
+        names.append(" ".join(words[1:] if words and words[0].lower() in QUALITIES else words))
+        record = tree.get(record[PARENT])
+    return tuple(names), record
 
 
 def _find(trees: dict[str, dict], wanted: str, own: bool) -> tuple[str, str] | None:
@@ -228,9 +264,28 @@ def _walk(
         parent,
         node.cost,
     ]
+    loose = _loose_weapons(converter, catalogue, node) if group_kind == "men" else []
     for child in converter.children(node, catalogue):
         # A quality entry with its own men straight under an entry (no price group) is a quality all the same.
         kind = "quality" if not child.is_group and is_quality_entry(converter, child, catalogue) else ""
+        if child in loose:  # read as his weapon choice, as the converter reads it (men.py)
+            kind = "default" if child == loose[0] else "choice"
         found = _match(child, under)
         if found is not None:
             _walk(converter, catalogue, child, found, kind, chain, tree, depth + 1)
+
+
+def _loose_weapons(converter: Converter, catalogue: DataFile, man: Node) -> list[Node]:
+    """A man's weapons with no group around them, each at most once and none compulsory (a Regular British
+    NCO's Rifle and SMG): his weapon choice, the cheapest first (his default); none where he has one weapon."""
+
+    def armed(entry: Node) -> bool:
+        held = [c for c in converter.children(entry, catalogue) if not c.is_group]
+        return any(converter.weapons_of(c, catalogue) for c in [entry, *held])
+
+    loose = [
+        c
+        for c in converter.children(man, catalogue)
+        if not c.is_group and not c.limit("min") and c.limit("max") == 1 and armed(c)
+    ]
+    return sorted(loose, key=lambda c: _cost_with_contents(converter, catalogue, c)) if len(loose) >= 2 else []

@@ -114,7 +114,20 @@ def rule_choices(converter: Converter, army: Army, lists_count: int) -> list[dic
             if keys:
                 found.append({"name": choice.name, "rules": keys})
                 converter.report.pattern("a set of national rules chosen for the roster (which book's): a choice")
+            elif named := named_rule(converter, catalogue, node, choice):
+                found.append({"name": choice.name, "rules": [named]})
+                converter.report.pattern("a national rule chosen for the roster, named by its choice: a choice")
     return found
+
+
+def named_rule(converter: Converter, catalogue: DataFile, root: Node, choice: Node) -> str | None:
+    """The rule a choice holding nothing but its name stands for (Great Britain's "National Charateristic":
+    Rapid Fire, Vengeance...), keyed by the root entry and the choice, as other nations name rules alike; only
+    where our summaries word it, as a bare name would tell the player nothing."""
+    key = "bs-" + slug(f"{root.name} {choice.name}", 70)
+    if key not in converter.rule_summaries or converter.children(choice, catalogue) or choice.cost:
+        return None
+    return converter.rule_key(choice.name, choice.element.get("id", ""), catalogue.name, key)
 
 
 def slot_growth(converter: Converter, link: Element, most: Element, data_file: DataFile, where: str) -> list[dict]:

@@ -1,6 +1,7 @@
-"""Which army lists each converted force organisation is offered to: none whose compulsory slots no unit
-of the list can fill (Italy's lists in the game system's Reinforced Platoon, whose Lieutenant slot counts
-Headquarters where Italy's lieutenants are Platoon Commanders).
+"""Which army lists each converted force organisation is offered to: every list BattleScribe offers it to,
+those whose compulsory slots no unit of the list can fill too (Italy's lists in the game system's
+Reinforced Platoon, whose Lieutenant slot counts Headquarters where Italy's lieutenants are Platoon
+Commanders): a roster file of such a force is read, and its verdict names the slot none of its units fill.
 
 A list that names a compulsory unit of its own for that force (a least per force given to some lists
 only: the Warlords list's Warlord) keeps the force, and the rulebook's slot it cannot fill asks for
@@ -47,9 +48,9 @@ def _own_compulsory_unit(organisation: dict, army_key: str, units: list[dict]) -
     )
 
 
-def offer_fillable(organisations: list[dict], files: dict[str, dict]) -> list[dict]:
-    """Take each organisation off the lists that cannot fill one of its compulsory slots; return what was
-    changed, one entry per list and organisation, for the import report."""
+def fillable_forces(organisations: list[dict], files: dict[str, dict]) -> list[dict]:
+    """The lists that cannot fill one of an organisation's compulsory slots, one entry per list and
+    organisation, for the import report; a list asking for a leader of its own asks for none there."""
     units_of = army_units(files)
     changes = []
     for organisation in organisations:
@@ -72,8 +73,9 @@ def offer_fillable(organisations: list[dict], files: dict[str, dict]) -> list[di
                     slot.setdefault("min_in", {})[army_key] = 0
                 kept.append(army_key)
                 outcome = "offered; the list's own compulsory unit stands in for " + names
-            else:
-                outcome = "not offered: no unit of the list can fill " + names
+            else:  # BattleScribe offers it: a file of it is read, and its verdict says why it cannot be legal
+                kept.append(army_key)
+                outcome = "offered, as BattleScribe offers it; no unit of the list can fill " + names
             changes.append({"organisation": organisation["name"], "army": army_key, "outcome": outcome})
         organisation["armies"] = kept
     return changes

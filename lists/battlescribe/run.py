@@ -8,9 +8,10 @@ from pathlib import Path
 import yaml
 
 from lists.battlescribe.converter import Converter
+from lists.battlescribe.coverage import Coverage, coverage, coverage_lines
 from lists.battlescribe.entry_ids import FILE_NAME, entry_ids
 from lists.battlescribe.nodes import Report
-from lists.battlescribe.offered_forces import offer_fillable
+from lists.battlescribe.offered_forces import fillable_forces
 from lists.battlescribe.organisation_facts import apply_facts
 from lists.battlescribe.overrides import Applied, apply_overrides, apply_shown_names, load_overrides
 from lists.battlescribe.pack_writer import PackWriter
@@ -61,7 +62,7 @@ def import_data(
     category_keys = {category["name"]: category["key"] for category in converter.categories.values()}
     organisations = [o for content in files.values() for o in content.get("organisations", [])]
     facts = apply_facts(organisations, corrections.organisation_facts, category_keys)
-    offered = offer_fillable(organisations, files)
+    offered = fillable_forces(organisations, files)
     files["shared.yaml"]["errata"] = [
         {
             "where": f"{a.override.file or 'every file'}: {a.override.id or a.override.field}",
@@ -83,14 +84,24 @@ def import_data(
         # JSON-style YAML: still YAML, and the loader reads it with the JSON parser, many times faster.
         (out_dir / name).write_text(header + json.dumps(content, indent=1, ensure_ascii=False) + "\n")
     # The ids a BattleScribe roster file names (lists/rosters/battlescribe_reading.py); compact, as it is large.
-    (out_dir / FILE_NAME).write_text(json.dumps(entry_ids(converter, files), separators=(",", ":")) + "\n")
-    text = report_text(converter.report, applied, facts, offered)
+    document = entry_ids(converter, files)
+    (out_dir / FILE_NAME).write_text(json.dumps(document, separators=(",", ":")) + "\n")
+    report = converter.report
+    reasons = {what: why for _, what, why in sorted({*report.no_effect, *report.skipped})}
+    text = report_text(report, applied, facts, offered, coverage(document, reasons))
     (out_dir / REPORT_NAME).write_text(text)
     return converter.report, text
 
 
-def report_text(report: Report, applied: list[Applied], facts: list[dict] = (), offered: list[dict] = ()) -> str:
-    """The import report: counts, patterns not carried, every skipped entry and every override."""
+def report_text(
+    report: Report,
+    applied: list[Applied],
+    facts: list[dict] = (),
+    offered: list[dict] = (),
+    covered: list[Coverage] = (),
+) -> str:
+    """The import report: counts, patterns not carried, every skipped entry and every override, and per army
+    the data's selectable chains the packs map (scripts/bolt_action_coverage.py prints the same)."""
     counts = report.counts
     total, converted = counts["entries a player can add"], counts["entries converted"]
     share = f"{100 * converted / total:.1f}%" if total else "n/a"
@@ -116,6 +127,15 @@ def report_text(report: Report, applied: list[Applied], facts: list[dict] = (), 
         "|---|---|---|",
     ]
     lines += [f"| {o['organisation']} | {o['army']} | {o['outcome']} |" for o in offered]
+    if covered:
+        lines += ["", "## Coverage: what a roster file may hold, mapped per army", ""]
+        lines += [
+            "Each entry a player can select in the data (battlescribe-ids.json), and whether a roster file "
+            "naming it is read; an entry not mapped is named once (what it holds goes with it), with the "
+            "reason this report gives it, or NOT CITED: work left.",
+            "",
+            *coverage_lines(covered),
+        ]
     no_effect = sorted(set(report.no_effect))
     lines += ["", f"## Data with no effect in BattleScribe ({len(no_effect)})", ""]
     lines += ["Modifiers BattleScribe never applies: left out, as it leaves them out.", ""]

@@ -51,6 +51,7 @@ class GameData:
     option_ids: dict[tuple[int, str], int] = field(default_factory=dict)  # (unit type id, key) -> UnitOption id
     _force_limits: dict[int, tuple] = field(default_factory=dict, repr=False)
     _army_unit_types: dict[int, tuple] = field(default_factory=dict, repr=False)
+    _army_organisation_order: dict[int, tuple] = field(default_factory=dict, repr=False)
 
     @cached_property
     def shared_army_names(self) -> dict[str, list[str]]:
@@ -64,13 +65,24 @@ class GameData:
         return {key: id_ for id_, key in mapping.items()}
 
     def organisations_for(self, army_id: int) -> list[int]:
-        """Organisations open to an army: those naming it, and those naming no army at all."""
-        named = {org_id for org_ids in self.army_organisations.values() for org_id in org_ids}
-        return [
-            org_id
-            for org_id in self.organisations
-            if org_id in self.army_organisations.get(army_id, []) or org_id not in named
-        ]
+        """Organisations open to an army: those naming it, and those naming no army at all; those its units
+        can fill first, as the first is the one a new roster or a force naming none starts in (an Italian
+        list is offered the game system's Reinforced Platoon too, whose Lieutenant none of its units is)."""
+        found = self._army_organisation_order.get(army_id)
+        if found is None:
+            named = {org_id for org_ids in self.army_organisations.values() for org_id in org_ids}
+            offered = [
+                org_id
+                for org_id in self.organisations
+                if org_id in self.army_organisations.get(army_id, []) or org_id not in named
+            ]
+            army = self.armies.get(army_id)
+            units = self.unit_types_of(army_id) if army is not None else ()
+            if units:
+                filled = {o for o in offered if self.organisations[o].in_army(army.key).fillable_from(units)}
+                offered.sort(key=lambda org_id: org_id not in filled)  # stable: the data's order otherwise
+            found = self._army_organisation_order[army_id] = tuple(offered)
+        return list(found)
 
     def snapshot(
         self,

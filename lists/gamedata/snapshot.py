@@ -247,6 +247,15 @@ class SlotInfo:
     half_choice_categories: tuple[str, ...] = ()
     requires_setting: str | None = None
 
+    def fillable_by(self, unit_type: UnitTypeInfo) -> bool:
+        """Whether a unit of this type counts in the slot: as added, or led by an officer one of its ranks or
+        options makes it (a Raiding Party whose First Lieutenant replaces its NCO leads the platoon)."""
+        led_by = {option.officer_rank for option in unit_type.options.values() if option.officer_rank}
+        if unit_type.category in self.categories:
+            ranks = {unit_type.officer_rank, *unit_type.officer_ranks, *led_by}
+            return not self.ranks_counted or bool(ranks & set(self.ranks_counted))
+        return bool(led_by & set(self.ranks_counted))
+
 
 @dataclass(frozen=True)
 class OrganisationInfo:
@@ -265,6 +274,14 @@ class OrganisationInfo:
             for slot in self.slots
         )
         return replace(self, slots=slots)
+
+    def fillable_from(self, unit_types: tuple[UnitTypeInfo, ...]) -> bool:
+        """Whether these units can fill every slot the organisation asks at least a fixed number of."""
+        return all(
+            any(slot.fillable_by(unit_type) for unit_type in unit_types)
+            for slot in self.slots
+            if isinstance(slot.min, int) and slot.min > 0
+        )
 
 
 @dataclass(frozen=True)

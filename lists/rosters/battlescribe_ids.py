@@ -6,11 +6,11 @@ import json
 from functools import cache
 from pathlib import Path
 
+from lists.battlescribe.entry_ids import COST, GROUP, GROUP_KIND, LEAST, MOST, NAME, NODE_ID, PARENT, TYPE  # noqa: F401
+
 IDS_FILE = Path(__file__).resolve().parent.parent / "packs" / "bolt-action-2e" / "armies" / "battlescribe-ids.json"
 GAME_KEY = "bolt-action-2e"
 RULE_CHOICE_SETTING = "national-rules"  # the pack's setting naming the set of national rules a roster plays
-# Record fields of a tree entry (see entry_ids._walk).
-NODE_ID, NAME, TYPE, GROUP, GROUP_KIND, LEAST, MOST, PARENT, COST = range(9)
 
 
 @cache
@@ -79,7 +79,16 @@ def known_chain(nation: str, chain: str) -> str:
     """The chain of ours a force's selection names: its own, or the one chain of ours ending in the same entry."""
     if (nation, chain) in units_by_chain() or (nation, chain) in army_by_chain():
         return chain
-    if chain in ids().get("roots", {}).get(nation, {}) or chain in ids().get("other_roots", {}).get(nation, {}):
+    other = ids().get("other_roots", {}).get(nation, {})
+    if chain in other and not other[chain][1]:
+        # The entry of one of our units (or of the entry holding them) by another root link, Italy's Infantry
+        # Section shown in the game system's Reinforced Platoon: read as ours.
+        roots = ids().get("roots", {}).get(nation, {})
+        same = top_chains().get((nation, last_id(chain)), [])
+        ours = [c for c in same if (nation, c) in units_by_chain() or c in roots]
+        if len(ours) == 1:
+            return ours[0]
+    if chain in ids().get("roots", {}).get(nation, {}) or chain in other:
         return chain
     candidates = top_chains().get((nation, last_id(chain)), [])
     return candidates[0] if len(candidates) == 1 else chain

@@ -258,6 +258,8 @@ def _top_selection(nation: str, selection: Element, units: list[dict], reading: 
         reading.armies.add(army_key)
         return True
     children = items(selection, "selections", "selection")
+    if not children and chain in battlescribe_ids.ids().get("force_roots", {}).get(nation, []):
+        return True  # an entry BattleScribe adds to every force (the Officer), the player's pick not made yet
     other = battlescribe_ids.ids().get("other_roots", {}).get(nation, {}).get(chain)
     if other is not None and other[1] and not children:
         return True  # an entry BattleScribe adds to every force (Command Vehicle Options), holding nothing

@@ -173,10 +173,12 @@ def _choices(
     """The unit's quality, men, options and the defaults of its compulsory choices; the options' points."""
     holder = _quality(element, tree, info["chain"], unit, options)
     parents = {element.get("entryId"): element, holder.get("entryId"): holder}
-    option_ids = {o[0]: o[1] for o in info["options"]}
+    option_ids: dict[str, list[str]] = {}
+    for row in info["options"]:  # an option each quality's entry holds has an id per quality
+        option_ids.setdefault(row[0], []).append(row[1])
     chains = {}
     for option, count in unit.chosen_options:
-        chain = _option_chain(tree, option_ids.get(option.key, ""), holder.get("entryId"))
+        chain = _option_chain(tree, option_ids.get(option.key, []), holder.get("entryId"))
         if chain is not None and count:
             chains[option.key] = chain
     # A man's swap taken as an option (a sniper's SMG for his pistol) is one of the men of the size;
@@ -186,7 +188,7 @@ def _choices(
     _men(parents, tree, unit, options, swapped)
     taken_groups = {tree[chain][GROUP] for chain in chains.values()}
     for chain, record in tree.items():
-        is_default = record[GROUP_KIND] == "default" and record[NODE_ID] not in option_ids.values()
+        is_default = record[GROUP_KIND] == "default" and record[NODE_ID] not in options
         if is_default and record[PARENT] in parents and record[GROUP] not in taken_groups:
             _chosen(parents[record[PARENT]], tree, chain, 1, 0, options)
     option_points = 0
@@ -202,9 +204,9 @@ def _choices(
     return option_points
 
 
-def _option_chain(tree: dict, source_id: str, under: str | None) -> str | None:
+def _option_chain(tree: dict, source_ids: list[str], under: str | None) -> str | None:
     """The chain of an option's entry; under the chosen quality where it sits there."""
-    found = [chain for chain, record in tree.items() if record[NODE_ID] == source_id]
+    found = [chain for chain, record in tree.items() if record[NODE_ID] in source_ids]
     return next((chain for chain in found if tree[chain][PARENT] == under), found[0] if found else None)
 
 

@@ -76,9 +76,9 @@ def slot_taken(roster: RosterSnapshot, slot: SlotInfo, units: list[UnitChoice]) 
     return sum(unit_weight(roster, slot, unit) for unit in units if in_slot(slot, unit))
 
 
-def _examples(roster: RosterSnapshot, slot: SlotInfo, shown: int = 3) -> str:
-    """Units of the army that fill the slot, so a fix names what to add: " (e.g. Heer Grenadier Squad)"."""
-    names = list(
+def _fillers(roster: RosterSnapshot, slot: SlotInfo) -> list[str]:
+    """The names of the army's units that fill the slot."""
+    return list(
         dict.fromkeys(
             unit_type.name
             for unit_type in roster.army_unit_types
@@ -86,10 +86,28 @@ def _examples(roster: RosterSnapshot, slot: SlotInfo, shown: int = 3) -> str:
             and (not slot.ranks_counted or {unit_type.officer_rank, *unit_type.officer_ranks} & set(slot.ranks_counted))
         )
     )
+
+
+def _examples(roster: RosterSnapshot, slot: SlotInfo, shown: int = 3) -> str:
+    """Units of the army that fill the slot, so a fix names what to add: " (e.g. Heer Grenadier Squad)"."""
+    names = _fillers(roster, slot)
     if not names or names == [slot.name]:
         return ""
     more = ", …" if len(names) > shown else ""
     return f" (e.g. {', '.join(names[:shown])}{more})"
+
+
+def _missing_fix(roster: RosterSnapshot, slot: SlotInfo, missing: float, force_name: str | None) -> str:
+    """What to add to a force short of a compulsory choice; where no unit of the army list can fill the slot
+    (Italy's lieutenants in the game system's Reinforced Platoon), that, and the way out."""
+    units = roster.army_unit_types
+    if units and not any(slot.fillable_by(unit_type) for unit_type in units):
+        return (
+            f"No unit of this army list can fill {slot.name} in this organisation: "
+            "field the force as another organisation the list offers."
+        )
+    where = f" to {force_name}" if force_name else ""
+    return f"Add {missing:g} more{where}: {slot.name}{_examples(roster, slot)}."
 
 
 def _no_place_fix(roster: RosterSnapshot, unit: UnitChoice, slots, placed: set[str]) -> str:
@@ -148,9 +166,7 @@ def force_findings(roster: RosterSnapshot, force: ForceInfo, named: bool) -> lis
                 error(
                     "org.missing" if isinstance(slot.min, int) else "org.ratio",
                     f"{who[0].upper()}{who[1:]} needs at least {math.ceil(minimum)} {slot.name}; {has} {taken:g}.",
-                    f"Add {missing:g} more to {force.name}: {slot.name}{_examples(roster, slot)}."
-                    if named
-                    else f"Add {missing:g} more: {slot.name}{_examples(roster, slot)}.",
+                    _missing_fix(roster, slot, missing, force.name if named else None),
                     rule,
                     # Point at a unit of the force where there is one, so the editor shows where to add.
                     units[0] if named and units else None,
