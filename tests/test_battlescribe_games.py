@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import re
+from contextlib import contextmanager
 from io import StringIO
 from pathlib import Path
 
@@ -98,17 +99,24 @@ GAMES = [
 IDS = [game[0].split("/")[1] for game in GAMES]
 
 
-@pytest.fixture(scope="module")
-def data_sets(django_db_setup, django_db_blocker):
-    """Every data folder of ../shared there is, loaded once for the module."""
+@contextmanager
+def folders_loaded(folders, django_db_blocker):
+    """The data folders of ../shared named, those there are, loaded; every data set and roster gone after."""
     with django_db_blocker.unblock():
-        for folder in {game[0] for game in GAMES}:
+        for folder in folders:
             if (SHARED / folder).is_dir():
                 call_command("load_battlescribe", str(SHARED / folder), stdout=StringIO())
     yield
     with django_db_blocker.unblock():
         BattleScribeRoster.objects.all().delete()
         BattleScribeDataSet.objects.all().delete()
+
+
+@pytest.fixture(scope="module")
+def data_sets(django_db_setup, django_db_blocker):
+    """Every data folder of ../shared there is, loaded once for the module."""
+    with folders_loaded({game[0] for game in GAMES}, django_db_blocker):
+        yield
 
 
 def data_set_of(folder: str) -> BattleScribeDataSet:

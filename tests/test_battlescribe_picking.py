@@ -10,15 +10,12 @@ unit cards print from the same data, never with text of this repository.
 
 from __future__ import annotations
 
-from io import StringIO
-
 import pytest
-from django.core.management import call_command
 
 from lists.models import BattleScribeDataSet, BattleScribeRoster
 from lists.rosters import battlescribe_data_editing as editing
 from lists.rosters.battlescribe_card_content import roster_cards
-from tests.test_battlescribe_games import HX, SHARED, Player, html, sent, text
+from tests.test_battlescribe_games import HX, Player, data_set_of, folders_loaded, html, sent, text
 
 FOLDERS = ["bsdata/flamesofwar", "bsdata/team-yankee", "bsdata/konflikt47"]
 
@@ -27,20 +24,8 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(scope="module")
 def data_sets(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock():
-        for folder in FOLDERS:
-            if (SHARED / folder).is_dir():
-                call_command("load_battlescribe", str(SHARED / folder), stdout=StringIO())
-    yield
-    with django_db_blocker.unblock():
-        BattleScribeRoster.objects.all().delete()
-        BattleScribeDataSet.objects.all().delete()
-
-
-def data_set_of(folder: str) -> BattleScribeDataSet:
-    if not (SHARED / folder).is_dir():
-        pytest.skip(f"no data at {SHARED / folder}")
-    return BattleScribeDataSet.objects.get(source_folder__endswith=folder.split("/")[1])
+    with folders_loaded(FOLDERS, django_db_blocker):
+        yield
 
 
 def game_form(client, data_set: BattleScribeDataSet):
