@@ -56,7 +56,8 @@ ROSTER_SCRIPT = (
     "    made = roster_cards(roster_snapshot(roster), game_data(roster.system), Layout())\n"
     f"    Path(f'{{TMP}}/benchprint20units{{run}}.html').write_text(cards_html(made, Layout(), Layout().card_mm[1]))\n"
 )
-# A Flames of War roster of 20 units (the first 20 entries a Bulge: American force offers), one per cold click.
+# A Flames of War roster of 20 units (the first 20 entries a Bulge: American force offers), one per cold click, its
+# units named for their roster: cards are kept one by one, and no cold click finds one printed before.
 DATA_SET = (ROOT / ".." / "shared" / "bsdata" / "flamesofwar").resolve()
 DATA_SET_SCRIPT = (
     "from django.core.management import call_command\n"
@@ -78,6 +79,9 @@ DATA_SET_SCRIPT = (
     "    offered = [o for o in force.options if not roster.view_option(o, force).hidden]\n"
     "    for number in range(20):\n"
     "        roster.select(force, offered[number % len(offered)])\n"
+    "    for selection in [s for top in force.selections for s in top.walk()]:  # no card is one printed before\n"
+    "        selection.custom_name = f'{selection.name} ({run})'\n"
+    "    roster.refresh()\n"
     "    kept = editing.keep_new(data_set, roster, f'benchdataset{run}', hash_secret(f'benchdataset{run}-secret'))\n"
     "    found = read_data_set_roster(editing.export_xml(kept).encode(), data_set)\n"
     f"    Path(f'{{TMP}}/benchdataset{{run}}.html').write_text(cards_html(found, roster_cards(found.roster)))\n"

@@ -379,3 +379,50 @@ def test_a_card_names_its_units_category_as_the_data_names_the_category(data_set
     assert {card.category for card in cards} == {"Combat Formation"}
     text = pdf_text(battlescribe_cards.render_battlescribe_cards(xml, data_set))
     assert "Combat Formation · M1A1 Abrams Combat Team · NATO - America" in text  # the HQ, in its formation
+
+
+def page_texts(pdf: bytes) -> list[str]:
+    return [" ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(pdf)).pages]
+
+
+def test_each_card_starts_a_page_and_a_card_running_on_names_its_unit_on_the_next(data_sets):
+    data_set, _, xml = game(data_sets, "bsdata/flamesofwar")
+    found = read_data_set_roster(xml, data_set)
+    cards = battlescribe_cards.roster_cards(found.roster)
+
+    pages = page_texts(battlescribe_cards.render_battlescribe_cards(xml, data_set))
+
+    went_on = [n for n, text in enumerate(pages) if "(continued)" in text.split(" pts")[0]]
+    assert went_on, "a Flames of War card with its weapons and rules runs on to a second page"
+    assert len(pages) == len(cards) + len(went_on)
+    card = -1
+    for number, text in enumerate(pages):
+        if number in went_on:  # headed by the unit of the page before
+            assert f"{cards[card].name} (continued)" in text
+        else:  # a new card, headed by its own name, not "continued"
+            card += 1
+            assert cards[card].name in text and f"{cards[card].name} (continued)" not in text
+        assert text.endswith(f"{data_set.name} (data revision {data_set.revision})")
+
+
+def test_a_renamed_unit_prints_its_new_name_and_every_other_card_as_before(data_sets):
+    data_set, roster, _ = game(data_sets, "bsdata/flamesofwar")
+    before = page_texts(battlescribe_cards.render_battlescribe_cards(write_roster_xml(roster).encode(), data_set))
+    unit = roster.forces[0].selections[0].children[1]  # the company's first platoon: a card of its own
+    unit.custom_name = "First platoon, renamed"
+    roster.refresh()
+
+    after = page_texts(battlescribe_cards.render_battlescribe_cards(write_roster_xml(roster).encode(), data_set))
+
+    assert len(after) == len(before)
+    changed = [n for n, (old, new) in enumerate(zip(before, after, strict=True)) if old != new]
+    assert changed and all("First platoon, renamed" in after[n] for n in changed)
+
+
+def test_a_name_with_quotes_and_markup_is_printed_as_written_in_a_cards_margin():
+    from lists.cards.renderer import render_pdf
+
+    name = 'A "quoted" \\ back: </style><b>bold</b> · 1st'
+    css = f"@page {{ size: 100mm 60mm; @bottom-left {{ content: {battlescribe_cards.css_string(name)}; }} }}"
+    pdf = render_pdf(f"<!DOCTYPE html><html><head><style>{css}</style></head><body><p>x</p></body></html>", cards=True)
+    assert name in page_texts(pdf)[0]

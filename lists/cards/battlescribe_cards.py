@@ -22,11 +22,13 @@ import hashlib
 from dataclasses import dataclass, replace
 
 from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 
 from lists import models
 from lists.cards.list_summary import share_code
 from lists.cards.renderer import render_pdf, templates_digest
 from lists.cards.roster_card import roster_card_context
+from lists.cards.section_pages import DOCUMENT_END, sections_pdf
 from lists.rosters.battlescribe_card_content import (
     SETTINGS_CARD,
     ShownInfo,
@@ -71,24 +73,42 @@ def table_class(columns: int) -> str:
     return "wide" if columns > WIDE_COLUMNS else ""
 
 
+def css_string(text: str) -> str:
+    """`text` as a CSS string: every character but letters, digits and a few marks escaped (a quote, a backslash
+    or a `<` in a roster's or game's name never ends the string or the style sheet)."""
+    kept = " .,()-·"  # an escape ends at the space after it, which CSS takes as part of it
+    escaped = "".join(c if c.isalnum() or c in kept else f"\\{ord(c):x} " for c in text)
+    return mark_safe(f'"{escaped}"')  # noqa: S308 - letters, digits, a few marks and CSS escapes: no markup
+
+
+def document_head(found: DataSetRoster, page: CardFormat) -> str:
+    """What opens the cards' document: the page's size, margins and footer (the game and data revision), the styles."""
+    game = found.roster.data.game_system.name
+    footer = f"{game} (data revision {found.data_set.revision})"
+    return render_to_string("cards/battlescribe_cards.html", {"page": page, "game": game, "footer": css_string(footer)})
+
+
+def card_sections(
+    found: DataSetRoster, cards: list[UnitCard], link: str = "", page: CardFormat | None = None
+) -> list[str]:
+    """Each card as a section of the document, which starts a page; with a share `link`, the roster card first
+    (the link as a QR code)."""
+    page = page or card_format(found.roster.data)
+    sections = []
+    if link:  # the QR code 60% of the landscape page's height: room above and below it for the name and the link
+        game = found.roster.data.game_system.name
+        roster_card = roster_card_context(found.roster.name, game, link, page.height_mm * 0.6)
+        sections.append(render_to_string("cards/_battlescribe_roster_card.html", {"roster_card": roster_card}))
+    for card in cards:
+        tables = [(table, table_class(len(table.columns))) for table in card.tables]
+        sections.append(render_to_string("cards/_battlescribe_card.html", {"card": card, "tables": tables}))
+    return sections
+
+
 def cards_html(found: DataSetRoster, cards: list[UnitCard], link: str = "", page: CardFormat | None = None) -> str:
-    """The cards as one document, a page each; with a share `link`, the roster card first (the link as a QR code)."""
-    data = found.roster.data
-    page = page or card_format(data)
-    game = data.game_system.name
-    # The QR code 60% of the landscape page's height: room above and below it for the name and the link.
-    roster_card = roster_card_context(found.roster.name, game, link, page.height_mm * 0.6) if link else None
-    return render_to_string(
-        "cards/battlescribe_cards.html",
-        {
-            "cards": [(card, [(table, table_class(len(table.columns))) for table in card.tables]) for card in cards],
-            "page": page,
-            "game": game,
-            "roster_card": roster_card,
-            "revision": found.data_set.revision,
-            "roster_name": found.roster.name,
-        },
-    )
+    """The cards as one document, each starting a page (as the renderer lays them out, a batch at a time)."""
+    page = page or card_format(found.roster.data)
+    return document_head(found, page) + "".join(card_sections(found, cards, link, page)) + DOCUMENT_END
 
 
 def battlescribe_cards_pdf(
@@ -100,9 +120,12 @@ def battlescribe_cards_pdf(
 ) -> bytes:
     """The unit cards of a roster read by the engine, one or more card pages per unit: of the size the game's
     data suits, or of `card` (a size of CARD_FORMATS); with `merge`, one card with a count for identical units;
-    with a share `link`, the roster card first."""
+    with a share `link`, the roster card first. Each card's pages are laid out once and kept (`section_pages`)."""
     cards = roster_cards(found.roster, summaries)
-    return render_pdf(cards_html(found, merged(cards) if merge else cards, link, CARD_FORMATS.get(card or "")))
+    page = CARD_FORMATS.get(card or "") or card_format(found.roster.data)
+    sections = card_sections(found, merged(cards) if merge else cards, link, page)
+    title = f"{found.roster.name}: unit cards" if found.roster.name else "Unit cards"
+    return sections_pdf(document_head(found, page), sections, title)
 
 
 def merged(cards: list[UnitCard]) -> list[UnitCard]:

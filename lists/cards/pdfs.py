@@ -189,9 +189,14 @@ def _batches(groups: list[Group], count: int) -> list[list[int]]:
     return [sorted(batches[b]) for b in sorted(range(count), key=lambda b: -loads[b]) if batches[b]]
 
 
+def helpers_state() -> str:
+    """What render helpers are forked with: the look of every card they lay out (ours, and other games')."""
+    return templates_digest("cards") + templates_digest("battlescribe-cards")
+
+
 def start_render_helpers() -> None:
     """Fork the render helpers ahead of a render, unless they run (the RQ worker, before each job's process)."""
-    render_helpers.start(settings.PDF_RENDER_PROCESSES - 1, state=templates_digest("cards"))
+    render_helpers.start(settings.PDF_RENDER_PROCESSES - 1, state=helpers_state())
 
 
 def _render_in_processes(groups: list[Group], layout: Layout) -> list[tuple[bytes, dict[int, list[CardLayers]]]]:
@@ -201,7 +206,7 @@ def _render_in_processes(groups: list[Group], layout: Layout) -> list[tuple[byte
     batches = _batches(groups, processes)
     calls = [([groups[i] for i in batch], layout) for batch in batches]
     # Helpers forked before the templates changed (a deploy, a test) are replaced before they render.
-    results = render_helpers.map_shared(_render_groups, calls, processes - 1, state=templates_digest("cards"))
+    results = render_helpers.map_shared(_render_groups, calls, processes - 1, state=helpers_state())
     # Each batch numbers its groups from 0: back to their positions in `groups`.
     return [
         (pdf, {batch[position]: cards for position, cards in placed.items()})

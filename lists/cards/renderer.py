@@ -176,7 +176,14 @@ PDF_TEMPLATES = {
         "cards/_roster_card.html",
     ),
     "list": ("cards/cards.css", "cards/list.html"),
-    "battlescribe-cards": ("cards/cards.css", "cards/battlescribe_cards.html", "cards/_roster_card.html"),
+    "battlescribe-cards": (
+        "cards/ua.css",
+        "cards/cards.css",
+        "cards/battlescribe_cards.html",
+        "cards/_battlescribe_card.html",
+        "cards/_battlescribe_roster_card.html",
+        "cards/_roster_card.html",
+    ),
     "battlescribe-list": ("cards/cards.css", "cards/battlescribe_list.html"),
 }
 
