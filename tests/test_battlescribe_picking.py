@@ -107,7 +107,8 @@ def test_a_konflikt_squads_profiles_and_rules_unfold_in_the_editor_as_its_card_p
     # The squad's fold and those of the selections shown in it (its men's weapons) show what its card prints.
     shown_tables: dict[str, list[str]] = {}
     shown_rules: dict[str, str] = {}
-    for nested in squad.xpath(".//details[contains(@class, 'bs-info')]"):
+    # (not the folds of the choices under them, which show what is not taken too)
+    for nested in squad.xpath(".//details[contains(@class, 'bs-info')][not(contains(@hx-get, 'under='))]"):
         shown, _ = unfolded(client, nested)
         for type_name, columns in tables(shown).items():
             shown_tables.setdefault(type_name, [])
@@ -149,6 +150,38 @@ def test_an_entry_the_force_does_not_offer_unfolds_nothing(client, data_sets):
     fold = player.page.xpath("//ul/li/details[contains(@class, 'bs-info')]")[0]
     forged = fold.get("hx-get").split("&entry=")[0] + "&entry=no-such-entry"
     response = client.get(forged)
+    assert response.status_code == 400
+    assert "offers no such entry" in response.content.decode()
+
+
+def choice_folds(node) -> dict[str, object]:
+    """The folds of the choices under a selection (its counts, ticks and one-of groups), by the entry's name."""
+    folds = node.xpath("./form//details[contains(@class, 'bs-info')]")
+    return {text(f.xpath(".//a")[0]).removeprefix("The profiles and rules of "): f for f in folds}
+
+
+def test_a_choice_under_a_squad_unfolds_its_weapon_and_rules_before_it_is_taken(client, data_sets):
+    data_set = data_set_of("bsdata/konflikt47")
+    player = started(client, data_set, "Finland", "Reinforced Platoon")
+    player.add("Rifle Squad")
+    folds = choice_folds(article(player.page, "Rifle Squad"))
+
+    light_machine_gun, _ = unfolded(client, folds["Soldier with LMG"])  # a count, none taken yet
+    grenades, page = unfolded(client, folds["Anti-Tank Grenades"])  # a tick, not ticked
+
+    # Konflikt_47's data: the LMG man carries the LMG profile; the grenades give the Tank Hunters rule.
+    weapons = light_machine_gun.xpath(".//table[contains(@class, 'bs-profile')]//tbody/tr/th")
+    assert [text(row) for row in weapons] == ["LMG"]
+    assert "Tank Hunters" in rules(page) and "Tank Hunters" in text(grenades)  # the page without JavaScript too
+    assert BattleScribeRoster.objects.get().version == 2  # unfolding changed nothing
+
+
+def test_a_choice_the_selection_does_not_offer_unfolds_nothing(client, data_sets):
+    data_set = data_set_of("bsdata/konflikt47")
+    player = started(client, data_set, "Finland", "Reinforced Platoon")
+    player.add("Rifle Squad")
+    fold = choice_folds(article(player.page, "Rifle Squad"))["Anti-Tank Grenades"]
+    response = client.get(fold.get("hx-get").split("&entry=")[0] + "&entry=no-such-entry")
     assert response.status_code == 400
     assert "offers no such entry" in response.content.decode()
 

@@ -86,3 +86,26 @@ def test_the_force_list_follows_the_chosen_army(browser, site):  # noqa: F811
         page.click("form[action='/bs/new/'] button")
         page.wait_for_url("**/bs/e/**")
         expect(page.locator("section.bs-force .force-head > .meta").first).to_have_text("Finland")
+
+
+def test_a_choice_under_a_squad_unfolds_its_weapon_at_each_width(browser, site):  # noqa: F811
+    data_set = loaded("bsdata/konflikt47")
+    for width, viewport in WIDTHS.items():
+        with watched_page(browser, viewport=viewport) as page:
+            page.goto(f"{site}/games/data/{data_set.pk}/")
+            page.select_option("#bs-army", label="Finland")
+            page.select_option("#bs-force", label="Reinforced Platoon")
+            page.click("form[action='/bs/new/'] button")
+            page.wait_for_url("**/bs/e/**")
+            offer(page, "Rifle Squad").click()
+            settled(page)
+
+            choice = selection(page, "Rifle Squad").locator("> form .bs-count").filter(has_text="Soldier with LMG")
+            fold = choice.locator("details.bs-info")
+            fold.locator("summary").click()
+            expect(fold.locator("table.bs-profile tbody th")).to_have_text(["LMG"])  # before any is taken
+            fold.scroll_into_view_if_needed()
+            if SHOTS:
+                Path(SHOTS).mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=f"{SHOTS}/editor-choice-{width}.png")
+            assert no_sideways_scroll(page), f"the editor scrolls sideways at {width} px"

@@ -262,7 +262,7 @@ class Shaper:
                 elif constraint.type == "min" and value > 0:
                     least = max(least, int(value))
         count = effective_count(parent, option)
-        return Offer(option.id, view.name, self.cost(view.costs), count, most, least)
+        return Offer(option.id, view.name, self.cost(view.costs), count, most, least, has_info=may_show_info(option))
 
 
 def compulsory_entries(controls: list[Control]) -> frozenset[str]:

@@ -69,8 +69,9 @@ def edit(request: HttpRequest, secret: str) -> HttpResponse:
 @require_GET
 @limit_pages
 def info(request: HttpRequest, secret: str) -> HttpResponse:
-    """The profiles and rules of one selection (`selection`) or of an entry a force offers (`force`, `entry`), as
-    the editor folds them: htmx fetches them when one is unfolded; without JavaScript, a page of their own."""
+    """The profiles and rules of one selection (`selection`), or of an entry a force (`force`) or a selection
+    (`under`) offers (`entry`), as the editor folds them: htmx fetches them when one is unfolded; without
+    JavaScript, a page of their own."""
     kept = data_set_roster_for_edit(secret)
     roster = editing.open_roster(kept)
     try:
@@ -78,12 +79,15 @@ def info(request: HttpRequest, secret: str) -> HttpResponse:
             shape = selection_info(roster, editing.find_selection(roster, request.GET["selection"]))
             name, tables, references = shape.name, shape.tables, shape.references
         else:
-            force = editing.find_force(roster, request.GET.get("force", ""))
-            option = offered_option(roster, force, request.GET.get("entry", ""))
+            if request.GET.get("under"):
+                parent = editing.find_selection(roster, request.GET["under"])
+            else:
+                parent = editing.find_force(roster, request.GET.get("force", ""))
+            option = offered_option(roster, parent, request.GET.get("entry", ""))
             if option is None:
-                raise EditRefused(f"{force.name} offers no such entry now: open the roster again to see its offers.")
-            name = roster.view_option(option, force).name
-            tables, references = entry_profiles_and_rules(roster, option, force)
+                raise EditRefused(f"{parent.name} offers no such entry now: open the roster again to see its offers.")
+            name = roster.view_option(option, parent).name
+            tables, references = entry_profiles_and_rules(roster, option, parent)
     except EditRefused as refused:
         return problems_page(request, [str(refused)], title="Nothing to show")
     context = {
