@@ -222,6 +222,14 @@ def packs_in_database(committed_packs, transactional_db):
     committed_packs.ensure()
 
 
+@pytest.fixture(autouse=True)
+def _renders_in_this_process_beside_a_browser(request, settings):
+    """With a browser open, the live server renders PDFs in its own thread: render helpers forked then would hold
+    the browser driver's pipes open, and it would never see the suite close them."""
+    if "browser" in request.fixturenames:
+        settings.PDF_RENDER_PROCESSES = 1
+
+
 @pytest.fixture
 def empty_cache():
     """An empty cache around the test: share pages are cached by roster id and version, which a
