@@ -221,22 +221,71 @@ class MenMixin:
         selects that many when the option is taken; 0 where there is none."""
         total = 0.0
         for child in self.converter.children(option, self.catalogue):
-            if child.limit("min"):
-                continue  # a least number of its own beside the men's (a Warlord's Horses): not one per man
-            least_ids = {c.get("id") for c in child.constraints() if c.get("type") == "min"}
-            for modifier in child.modifiers():
-                repeat = modifier.find("repeats/repeat")
-                if (
-                    modifier.get("field") in least_ids  # the field a modifier changes is its constraint's id
-                    and modifier.get("type") == "increment"
-                    and repeat is not None
-                    and repeat.get("childId") in self.men_groups
-                    and number(repeat.get("value")) == 1
-                ):
-                    total += number(modifier.get("value")) * child.cost
+            total += self.per_member(child) * child.cost
         if total:
             self.report.pattern("an option holding one of its contents per man: priced per man")
         return total
+
+    def holds_rating(self, child: Node) -> bool:
+        """Whether an entry holds a compulsory group of quality entries (a man's own rating)."""
+        for group in self.converter.children(child, self.catalogue):
+            if group.is_group and (group.limit("min") or 0) >= 1:
+                names = [quality_of(entry.name) for entry in self.converter.children(group, self.catalogue)]
+                if names and None not in names:
+                    return True
+        return False
+
+    def contents_rules(self, node: Node) -> list[str]:
+        """The rules a player plays by that an option's contents bring, as BattleScribe selects them with it
+        (its compulsory entries and those one per man, its compulsory groups' defaults): a Flamethrower's Loader, a coaxial MMG's
+        Co-axial Weapon. A base weapon's own rules (Team, One-shot) come with its profile and are left out."""
+        found: list[str] = []
+        for child in self.converter.children(node, self.catalogue):
+            if child.is_group:
+                if (child.limit("min") or 0) < 1 or child.limit("max") != 1:
+                    continue
+                entries = [c for c in self.converter.children(child, self.catalogue) if not c.is_group]
+                cheapest = min(entries, key=lambda c: c.cost + self.mandatory_cost(c), default=None)
+                held = [chosen_default(child, entries) or cheapest] if entries else []
+            else:
+                # Compulsory, or one per man of the squad (a Soviet Airborne Squad's Tough Fighters).
+                held = [child] if (child.limit("min") or 0) >= 1 or self.per_member(child) else []
+            for entry in held:
+                rules = self.converter.rule_keys_of(entry, self.catalogue, summarised=True) + self.contents_rules(entry)
+                found += [r for r in rules if r not in found and r not in self.converter.weapon_rules]
+        return found
+
+    def default_weapons(self, man: Node) -> list[str]:
+        """The weapons of the default of each compulsory one-of group a man holds (his Rifle or Pistol)."""
+        found = []
+        for group in self.converter.children(man, self.catalogue):
+            if not group.is_group or (group.limit("min") or 0) < 1 or group.limit("max") != 1:
+                continue
+            entries = [c for c in self.converter.children(group, self.catalogue) if not c.is_group]
+            cheapest = min(entries, key=lambda c: c.cost + self.mandatory_cost(c), default=None)
+            default = chosen_default(group, entries) or cheapest
+            if default is not None:
+                found += [w for w in self.contents_weapons(default) if w not in found]
+        return found
+
+    def per_member(self, child: Node) -> float:
+        """How many of an entry BattleScribe selects per man of the squad: its least number rising by that much
+        for every selection in the unit's men's group; 0 where it does not."""
+        if child.limit("min"):
+            return 0.0  # a least number of its own beside the men's (a Warlord's Horses): not one per man
+        least_ids = {c.get("id") for c in child.constraints() if c.get("type") == "min"}
+        each = 0.0
+        for modifier in child.modifiers():
+            repeat = modifier.find("repeats/repeat")
+            if (
+                modifier.get("field") in least_ids  # the field a modifier changes is its constraint's id
+                and modifier.get("type") == "increment"
+                and repeat is not None
+                and repeat.get("childId") in self.men_groups
+                and number(repeat.get("value")) == 1
+            ):
+                each += number(modifier.get("value"))
+        return each
 
     def men_share(self, option_id: str) -> tuple[float, list[str]] | None:
         """Who pays while a per-man option is taken: what the men of a fixed number (an NCO) add, and the
