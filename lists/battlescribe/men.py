@@ -89,6 +89,8 @@ class MenMixin:
             part.composition.append(line)
             for choice in choices:
                 self.weapon_choice(child, count, most, choice, part, line)
+            if count >= 1 and most == count:
+                self.wrapped_option(child, part)
             if most is None or most > count:
                 if part.per_extra is not None and part.per_extra != each:
                     self.report.pattern("men of different costs in one squad: the first extra man's cost used")
@@ -166,15 +168,53 @@ class MenMixin:
             if entries:
                 found.append(self.choice_among(group.name, entries, group))
         if not found:
-            loose = [
-                c
-                for c in self.converter.children(man, self.catalogue)
-                if not c.is_group and not c.limit("min") and c.limit("max") == 1 and self.contents_weapons(c)
-            ]
+            loose = self.loose_weapons(man)
             if len(loose) >= 2:
                 found.append(self.choice_among("Weapon", loose, None))
                 self.report.pattern("a man's weapons with no group around them, each at most once: read as his choice")
+        for wrapper in [] if found else self.weapon_wrappers(man):
+            # A compulsory entry standing for his one-of group (a Veteran Honvéd or IJA Engineer NCO's "Weapon",
+            # holding his Rifle and SMG): what it holds is his weapon choice, as if it were that group.
+            found.append(self.choice_among(wrapper.name, self.loose_weapons(wrapper), None))
+            self.report.pattern("a man's compulsory entry holding his weapons: read as his weapon choice")
         return found
+
+    def loose_weapons(self, holder: Node) -> list[Node]:
+        """The weapons an entry holds with no group around them, each at most once and none compulsory."""
+        return [
+            c
+            for c in self.converter.children(holder, self.catalogue)
+            if not c.is_group and not c.limit("min") and c.limit("max") == 1 and self.contents_weapons(c)
+        ]
+
+    def weapon_wrappers(self, man: Node, choices: bool = True) -> list[Node]:
+        """A man's compulsory entries, once each, with no weapon of their own, holding only weapons each at most
+        once (none compulsory): the data's one-of weapon group written as an entry (`choices`), or holding one
+        priced weapon (not `choices`)."""
+        found = []
+        for child in self.converter.children(man, self.catalogue):
+            if child.is_group or child.limit("min") != 1 or child.limit("max") != 1:
+                continue
+            held = self.converter.children(child, self.catalogue)
+            loose = self.loose_weapons(child)
+            if loose and len(loose) == len(held) and not self.converter.weapons_of(child, self.catalogue):
+                # One weapon that costs nothing is his (his price is BattleScribe's either way); one priced weapon
+                # BattleScribe leaves unselected is an option (wrapped_option).
+                free = len(loose) == 1 and not loose[0].cost + self.mandatory_cost(loose[0])
+                if (len(loose) >= 2 or free) == choices:
+                    found.append(child)
+        return found
+
+    def wrapped_option(self, man: Node, part: Part) -> None:
+        """A man's compulsory "Weapon" entry holding one priced weapon (a Veteran Hungarian paratrooper NCO's
+        SMG, 3), which BattleScribe leaves unselected: an option of the squad, in his hands."""
+        for wrapper in self.weapon_wrappers(man, choices=False):
+            before = len(part.options)
+            for weapon in self.loose_weapons(wrapper):
+                self.option(weapon, part, None, None, f"{without_quality(man.name)} {weapon.name}")
+            for option in part.options[before:]:
+                option["_carrier"] = man.name
+            self.report.pattern("a man's compulsory entry holding one priced weapon: an option in his hands")
 
     def choice_among(self, name: str, entries: list[Node], group: Node | None) -> WeaponChoice:
         """The man's weapon among `entries`: the one BattleScribe selects (`chosen_default`), else the
@@ -200,6 +240,15 @@ class MenMixin:
         line["weapons"] += [w for w in weapons if w not in line["weapons"]]
         if most != count:
             self.report.pattern("a weapon choice of men a squad may add: the default's cost in each man's price")
+            why = (
+                f"a weapon choice of men a squad may add ({man.name}, {count} to {'any' if most is None else int(most)}):"
+                f" each carries his default, {default.name}; an option replacing it cannot count how many of them there are"
+            )
+            for other in choice.entries:
+                if other is not default and other.id != default.id:
+                    self.report.skip(
+                        f"{self.catalogue.name}: {self.root.name} / {man.name} / {other.name}", other.id, why
+                    )
             return
         key = slug(f"{without_quality(man.name)} {choice.name}")
         before = len(part.options)
