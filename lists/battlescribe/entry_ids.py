@@ -138,12 +138,13 @@ def _option_rows(unit: dict, tree: dict[str, list]) -> list[list]:
 
 
 def _below_quality(tree: dict[str, list], record: list) -> tuple[tuple, list | None]:
-    """The names from a record up to its quality entry, the quality word left out ("Regular NCO" is "NCO"), and
+    """The names from a record up to its quality entry, the quality word left out ("Regular NCO" is "nco"), and
     that quality's record; None where no quality entry holds it."""
     names = []
     while record is not None and record[GROUP_KIND] != "quality" and len(names) <= MAX_DEPTH:
         words = record[NAME].split()
-        names.append(" ".join(words[1:] if words and words[0].lower() in QUALITIES else words))
+        # Compared without case: the US Glider Squad's Veteran NCO has an "Smg" where the Regular's has an "SMG".
+        names.append(" ".join(words[1:] if words and words[0].lower() in QUALITIES else words).lower())
         above = tree.get(record[PARENT])
         if record[GROUP_KIND] in ("default", "choice") and _wraps(tree, above):
             above = tree.get(above[PARENT])  # a man's "Weapon" entry is his weapon group: the Regular NCO's twin
@@ -252,9 +253,11 @@ def _walk(
             kind = "men"  # not a weapons group of at most two (an Indian Royal Engineers NCO's Rifle), as the converter reads it
         # A compulsory one-of (an officer's weapon): its default is part of the unit, the others are options.
         default = chosen_default(node, entries) or _fallback_default(converter, catalogue, entries, tree.get(parent))
+        # Weapons fitted N times (an LVT4's two pintle mounts): the default N times, the others replacing it (units.py).
+        fitted = low >= 1 and low == high and bool(entries) and all(is_weapon(converter, c, catalogue) for c in entries)
         for child in children:
             child_kind = kind
-            if not kind and low >= 1 and high == 1:
+            if not kind and low >= 1 and (high == 1 or fitted):
                 child_kind = "default" if child is default else "choice"
             found = _match(child, under)
             if found is not None:

@@ -91,6 +91,8 @@ class MenMixin:
                 self.weapon_choice(child, count, most, choice, part, line)
             if count >= 1 and most == count:
                 self.wrapped_option(child, part)
+            if count >= 1:
+                self.mens_own_entries(child, count, most, choices, part)
             if most is None or most > count:
                 if part.per_extra is not None and part.per_extra != each:
                     self.report.pattern("men of different costs in one squad: the first extra man's cost used")
@@ -178,6 +180,41 @@ class MenMixin:
             found.append(self.choice_among(wrapper.name, self.loose_weapons(wrapper), None))
             self.report.pattern("a man's compulsory entry holding his weapons: read as his weapon choice")
         return found
+
+    def mens_own_entries(
+        self, man: Node, count: int, most: float | None, choices: list[WeaponChoice], part: Part
+    ) -> None:
+        """What a man may take beside his weapon choice (a Polish cavalryman's Lance, 1): for a man of a fixed
+        number (the NCO), an option in his hands; for men a squad may add, each taking it on his own, named in
+        the report (an option of the squad cannot count how many of them take it)."""
+        chosen = {entry.id for choice in choices for entry in choice.entries}
+        wrapped = {c.id for c in self.weapon_wrappers(man)} | {c.id for c in self.weapon_wrappers(man, False)}
+        for child in self.converter.children(man, self.catalogue):
+            held = [child] if not child.is_group else self.converter.children(child, self.catalogue)
+            for entry in held:
+                if entry.is_group or entry.id in chosen | wrapped or (entry.limit("min") or 0) >= 1:
+                    continue
+                if child.is_group and (child.limit("min") or 0) >= 1 and child.limit("max") == 1:
+                    continue  # a compulsory one-of group's entries are his weapon choice
+                armed = bool(self.contents_weapons(entry))
+                if armed and not child.is_group:
+                    continue  # a weapon of his own, at most once: his choice where he has two (weapon_choices)
+                if most == count and not armed:
+                    before = len(part.options)
+                    self.option(entry, part, None, None, f"{without_quality(man.name)} {entry.name}")
+                    for option in part.options[before:]:
+                        option["_carrier"] = man.name
+                        if count > 1:
+                            option["max"] = count
+                    self.report.pattern("an entry of a man of a fixed number: an option in his hands")
+                elif most != count:
+                    why = (
+                        f"an entry each of the men a squad may add takes on his own ({man.name}, {count} to "
+                        f"{'any' if most is None else int(most)}): an option of the squad cannot count how many take it"
+                    )
+                    self.report.skip(
+                        f"{self.catalogue.name}: {self.root.name} / {man.name} / {entry.name}", entry.id, why
+                    )
 
     def loose_weapons(self, holder: Node) -> list[Node]:
         """The weapons an entry holds with no group around them, each at most once and none compulsory."""

@@ -363,6 +363,16 @@ class OptionsMixin:
             option["adds_models"] = [{"count": 1, "role": role_of(child.name, self.kind), "name": child.name}]
         return option
 
+    def default_options(self, default: Node, others: list[str], part: Part) -> None:
+        """What a compulsory choice's default may take (a Tetrarch's Little John Adaptor on its light AT gun):
+        options of the unit, gone with the default when another choice (`others`) replaces it."""
+        before, held = len(part.options), self.converter.children(default, self.catalogue)
+        for child in [c for c in held if not (c.is_group or c.limit("min"))]:
+            self.option(child, part, None)
+        for option in part.options[before:]:
+            option.setdefault("_excludes", []).extend(others)
+            self.report.pattern("an option of a compulsory choice's default: excluded by the other choices")
+
     def outer_limit(self, child: Node, group: str | None) -> float | None:
         """An option with no limit of its own: one of a one-of group is taken once, and one a force or
         roster limits (an Intelligence Officer per force) is taken at most that often by one unit."""
