@@ -134,6 +134,25 @@ def _option_rows(unit: dict, tree: dict[str, list]) -> list[list]:
                 continue
             rows.append([key, twin[NODE_ID], per, [named], adds])
             known.add(twin[NODE_ID])
+    # A quality's own entry of an option the unit holds too (a French Veteran Cavalry Section's LMG beside the
+    # section's): the converter keeps the unit's (options.py, merge_quality_options), and the file's is read as it.
+    names = {o["name"].strip().lower(): o for o in unit.get("options", []) if o.get("source_id") not in first}
+    for path, found in by_path.items():
+        option = names.get(path[0]) if len(path) == 1 else None
+        if option is None or option.get("qualities"):
+            continue
+        for twin, quality in found:  # an optional entry only: a compulsory part or a choice is read as one
+            if twin[NODE_ID] not in known and twin[LEAST] < 1 and not twin[GROUP_KIND]:
+                rows.append(
+                    [
+                        option["key"],
+                        twin[NODE_ID],
+                        option.get("per", "unit"),
+                        [quality[NAME].strip().lower()],
+                        bool(option.get("adds_models")),
+                    ]
+                )
+                known.add(twin[NODE_ID])
     return rows
 
 
