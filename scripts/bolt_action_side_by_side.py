@@ -135,10 +135,11 @@ def pack_names() -> PackNames:
 
 def holding_entries(folder: Path, overrides: list[dict]) -> set[str]:
     """The ids of the entries, links and groups holding an element an override names by id (a constraint
-    of an entry, a modifier): a unit holding one is overridden though the element is not an entry."""
+    of an entry, a modifier, an info link): a unit holding one is overridden though the element is not an entry."""
     wanted: dict[str, set[str]] = {}
     for override in overrides:
-        if override.get("id") and override.get("file") and override["field"] in ("value", "childId"):
+        # A corrected info link (`targetId`: a pintle HMG linking the MMG's profile) is no entry either.
+        if override.get("id") and override.get("file") and override["field"] in ("value", "childId", "targetId"):
             wanted.setdefault(override["file"], set()).add(str(override["id"]))
     found: set[str] = set()
     for name, ids in wanted.items():

@@ -234,3 +234,76 @@ def test_the_check_finds_a_weaponless_weapon_option_and_a_rule_the_pack_leaves_o
     assert option_differences(names, grenades, {"Rifle"}, set()) == [
         "weapons the data gives it and the pack does not: bs-rifle"
     ]
+
+
+def test_every_chain_a_roster_file_may_hold_is_mapped_or_cited():
+    found, _ = _coverage()
+
+    assert [(army.army, chain, name) for army in found.values() for chain, name, _ in army.uncited] == []
+
+
+@needs_bsdata
+def test_a_medic_teams_veteran_soldier_beside_its_medic_is_read_as_the_medics():
+    """BA2 - Armies of Hungary.cat: the Medic Team (c112419b-2857-346b-12c8-09cde56ec618) holds the Medic and,
+    beside it, Veteran Soldiers (6564bb3d-d708-caa3-6cd3-6b97b6d5175c, 13) and an outer Rating whose Veteran
+    (a25f7272-a164-4527-e2bd-e86a081b420c) the data charges 30 beside the Medic's own rating."""
+    b = made.Builder("Armies of Hungary", "Medics", 1000)
+    force = b.force("Generic Reinforced Platoon", "1st Platoon")
+    b.pick(b.existing(force, "Officer"), "Hadnagy (Second Lieutenant)", "Regular")
+    team = b.pick(force, "Medic Team")
+    b.existing(b.pick(team, "Medic"), "Veteran")  # its only rating
+    b.pick(team, "Veteran Soldier")
+
+    units, _, points, again = read_back(b)
+
+    assert (units[1][:2], units[1][3]) == (("hungary-medic", "veteran"), {"veteran-soldier": 1})
+    assert points == again == b.points - 30  # the outer Veteran costs nothing (overrides.yaml, a25f7272-...)
+
+
+@needs_bsdata
+def test_a_tetrarchs_little_john_adaptor_and_a_veteran_honved_ncos_smg_are_read_at_the_engines_points():
+    """BA2 - Armies of Great Britain.cat: the Tetrarch's Turret-mounted Light AT Gun, its Variant group's default,
+    may take a Little John Adaptor (840c-e2ed-28f7-7dce, 15). BA2 - Armies of Hungary.cat: the Veteran NCO of
+    the Experienced Honvéd Division Section holds a compulsory "Weapon" entry with a Rifle and an SMG
+    (3095-13f0-aed1-c680, 3) in it, his weapon choice."""
+    b = made.Builder("Armies of Great Britain", "Normandy", 1000)
+    force = b.force("1944: Normandy", "1 Platoon")
+    b.pick(b.existing(force, "Officer"), "Second Lieutenant", "Regular")
+    tank = b.pick(force, "Light Tank MK VII Tetrarch")
+    b.existing(tank, "Regular")  # its Rating group's default
+    b.pick(b.existing(tank, "Turret-mounted Light AT Gun"), "Little John Adaptor")
+
+    units, _, points, again = read_back(b)
+
+    assert units[1][0] == "great-britain-light-tank-mk-vii-tetrarch" and units[1][3] == {"little-john-adaptor": 1}
+    assert points == again == b.points
+
+    b = made.Builder("Armies of Hungary", "Honvéd", 1000)
+    force = b.force("Generic Reinforced Platoon", "1st Platoon")
+    b.pick(b.existing(force, "Officer"), "Hadnagy (Second Lieutenant)", "Regular")
+    veteran = b.pick(force, "Experienced Honvéd Division Section", "Veteran")
+    b.pick(b.existing(b.existing(veteran, "Veteran NCO"), "Weapon"), "SMG")
+
+    units, _, points, again = read_back(b)
+
+    assert units[1][3] == {"nco-smg": 1}
+    assert points == again == b.points
+
+
+def test_an_intelligence_officer_comes_with_his_pistol_and_a_flamethrower_with_its_loader(client):
+    """BA2 - Armies of Australia.cat: a Captain's Intelligence Officer (cd65-d1b6-575c-12b4) is a man with his own
+    Rating and Weapon groups, the Pistol selected with him; a Jungle Engineer Section's Flamethrower
+    (bfba-e785-c276-6d3c) links the game system's Flamethrower (infantry), which shows the Loader rule."""
+    captain = client.get("/api/games/bolt-action-2e/units/australia-captain/").json()
+    engineers = client.get("/api/games/bolt-action-2e/units/australia-jungle-engineer-section/").json()
+
+    officer = next(o for o in captain["options"] if o["key"] == "intelligence-officer")
+    assert officer["weapons"] == ["/api/games/bolt-action-2e/weapons/pistol/"]
+    assert next(o for o in engineers["options"] if o["key"] == "flamethrower")["rules"] == ["bs-loader"]
+    resolved = load_roster_file(
+        b"format: armybuilder-roster/1\ngame: Bolt Action (2nd edition)\narmy: australia-generic-reinforced-platoon\n"
+        b"name: HQ\nforces:\n  - {name: 1st Platoon, units: [{unit: australia-captain, quality: Regular,"
+        b" options: [{option: intelligence-officer, count: 1}]}]}\n",
+        "hq.yaml",
+    )
+    assert resolved.snapshot().units[0].men == 2  # the Captain and his Intelligence Officer

@@ -25,6 +25,7 @@ class Converter:
         # What the base pack (bolt-action-2e) has, filled by the caller:
         self.pack_rules: dict[str, str] = {}  # lower-case name -> rule key
         self.pack_weapons: dict[str, str] = {}  # lower-case name -> weapon key
+        self.weapon_rules: set[str] = set()  # the base pack's weapons' own rules (Team, One-shot): with the profile
         self.named_weapons: set[str] = set()  # mounted weapon entries with no profile, read by their names
         self.rule_summaries: dict[str, RuleSummary] = {}  # rule key -> the project's summary (rule_summaries.yaml)
         self.unit_rules: dict[str, list[str]] = {}  # unit entry name -> rule names the data omits (unit_rules.yaml)

@@ -71,9 +71,13 @@ def _cover_tree(army: Coverage, tree: dict, units: list[dict], armies: list[str]
     for chain, record in tree.items():
         children.setdefault(record[PARENT], []).append(chain)
     mapped: set[str] = set()
+    unit_chains = {unit["chain"] for unit in units}
     for unit in units:
         options = {row[1] for row in unit["options"]}
         pending = [unit["chain"]] if unit["chain"] in tree else []
+        # What the entry wrapping it holds beside its units is read as the unit's (a Medic Team's Veteran Soldier).
+        wrapper = tree[unit["chain"]][PARENT] if pending else ""
+        pending += [c for c in children.get(wrapper, []) if not _holds_unit(tree, c, unit_chains)]
         while pending:
             chain = pending.pop()
             record = tree[chain]
@@ -95,6 +99,17 @@ def _cover_tree(army: Coverage, tree: dict, units: list[dict], armies: list[str]
         elif record[PARENT] not in tree or record[PARENT] in mapped:
             army.exceptions.append((chain, record[NAME], _reason(chain, record[NODE_ID], reasons)))
             named |= _branch(chain, children)
+
+
+def _holds_unit(tree: dict, chain: str, unit_chains: set[str]) -> bool:
+    """Whether an entry is one of the units or holds one (a rank under an officer entry)."""
+    for unit in unit_chains:
+        up = unit
+        while up in tree:
+            if up == chain:
+                return True
+            up = tree[up][PARENT]
+    return False
 
 
 def _branch(chain: str, children: dict[str, list[str]]) -> set[str]:

@@ -134,18 +134,49 @@ def _option_rows(unit: dict, tree: dict[str, list]) -> list[list]:
                 continue
             rows.append([key, twin[NODE_ID], per, [named], adds])
             known.add(twin[NODE_ID])
+    # A quality's own entry of an option the unit holds too (a French Veteran Cavalry Section's LMG beside the
+    # section's): the converter keeps the unit's (options.py, merge_quality_options), and the file's is read as it.
+    names = {o["name"].strip().lower(): o for o in unit.get("options", []) if o.get("source_id") not in first}
+    for path, found in by_path.items():
+        option = names.get(path[0]) if len(path) == 1 else None
+        if option is None or option.get("qualities"):
+            continue
+        for twin, quality in found:  # an optional entry only: a compulsory part or a choice is read as one
+            if twin[NODE_ID] not in known and twin[LEAST] < 1 and not twin[GROUP_KIND]:
+                rows.append(
+                    [
+                        option["key"],
+                        twin[NODE_ID],
+                        option.get("per", "unit"),
+                        [quality[NAME].strip().lower()],
+                        bool(option.get("adds_models")),
+                    ]
+                )
+                known.add(twin[NODE_ID])
     return rows
 
 
 def _below_quality(tree: dict[str, list], record: list) -> tuple[tuple, list | None]:
-    """The names from a record up to its quality entry, the quality word left out ("Regular NCO" is "NCO"), and
+    """The names from a record up to its quality entry, the quality word left out ("Regular NCO" is "nco"), and
     that quality's record; None where no quality entry holds it."""
     names = []
     while record is not None and record[GROUP_KIND] != "quality" and len(names) <= MAX_DEPTH:
         words = record[NAME].split()
-        names.append(" ".join(words[1:] if words and words[0].lower() in QUALITIES else words))
-        record = tree.get(record[PARENT])
+        # Compared without case: the US Glider Squad's Veteran NCO has an "Smg" where the Regular's has an "SMG".
+        names.append(" ".join(words[1:] if words and words[0].lower() in QUALITIES else words).lower())
+        above = tree.get(record[PARENT])
+        if record[GROUP_KIND] in ("default", "choice") and _wraps(tree, above):
+            above = tree.get(above[PARENT])  # a man's "Weapon" entry is his weapon group: the Regular NCO's twin
+        record = above
     return tuple(names), record
+
+
+def _wraps(tree: dict[str, list], record: list | None) -> bool:
+    """A man's compulsory entry holding his weapon choice (_weapon_wrapper): once, in a man."""
+    man = tree.get(record[PARENT]) if record is not None else None
+    return (
+        man is not None and record[GROUP_KIND] == "" and record[LEAST] == record[MOST] == 1 and man[GROUP_KIND] == "men"
+    )
 
 
 def _find(trees: dict[str, dict], wanted: str, own: bool) -> tuple[str, str] | None:
@@ -241,9 +272,11 @@ def _walk(
             kind = "men"  # not a weapons group of at most two (an Indian Royal Engineers NCO's Rifle), as the converter reads it
         # A compulsory one-of (an officer's weapon): its default is part of the unit, the others are options.
         default = chosen_default(node, entries) or _fallback_default(converter, catalogue, entries, tree.get(parent))
+        # Weapons fitted N times (an LVT4's two pintle mounts): the default N times, the others replacing it (units.py).
+        fitted = low >= 1 and low == high and bool(entries) and all(is_weapon(converter, c, catalogue) for c in entries)
         for child in children:
             child_kind = kind
-            if not kind and low >= 1 and high == 1:
+            if not kind and low >= 1 and (high == 1 or fitted):
                 child_kind = "default" if child is default else "choice"
             found = _match(child, under)
             if found is not None:
@@ -265,6 +298,12 @@ def _walk(
         node.cost,
     ]
     loose = _loose_weapons(converter, catalogue, node) if group_kind == "men" else []
+    if (
+        group_kind != "men"
+        and tree.get(parent, [""] * 5)[GROUP_KIND] == "men"
+        and _weapon_wrapper(converter, catalogue, node)
+    ):
+        loose = _loose_weapons(converter, catalogue, node, 1)  # a man's "Weapon" entry: his choice (men.py)
     for child in converter.children(node, catalogue):
         # A quality entry with its own men straight under an entry (no price group) is a quality all the same.
         kind = "quality" if not child.is_group and is_quality_entry(converter, child, catalogue) else ""
@@ -275,9 +314,22 @@ def _walk(
             _walk(converter, catalogue, child, found, kind, chain, tree, depth + 1)
 
 
-def _loose_weapons(converter: Converter, catalogue: DataFile, man: Node) -> list[Node]:
+def _weapon_wrapper(converter: Converter, catalogue: DataFile, node: Node) -> bool:
+    """A man's compulsory entry, once, with no weapon of its own, holding only weapons each at most once (a
+    Veteran Honvéd NCO's "Weapon"): his one-of weapon group written as an entry, as the converter reads it."""
+    if node.is_group or node.limit("min") != 1 or node.limit("max") != 1 or converter.weapons_of(node, catalogue):
+        return False
+    held = converter.children(node, catalogue)
+    loose = _loose_weapons(converter, catalogue, node, 1)
+    # One priced weapon is an option of the squad (men.py, wrapped_option), not his default.
+    free = len(loose) == 1 and not _cost_with_contents(converter, catalogue, loose[0])
+    return bool(held) and len(loose) == len(held) and (len(loose) >= 2 or free)
+
+
+def _loose_weapons(converter: Converter, catalogue: DataFile, man: Node, least: int = 2) -> list[Node]:
     """A man's weapons with no group around them, each at most once and none compulsory (a Regular British
-    NCO's Rifle and SMG): his weapon choice, the cheapest first (his default); none where he has one weapon."""
+    NCO's Rifle and SMG): his weapon choice, the cheapest first (his default); none where he has fewer than
+    `least`."""
 
     def armed(entry: Node) -> bool:
         held = [c for c in converter.children(entry, catalogue) if not c.is_group]
@@ -288,4 +340,4 @@ def _loose_weapons(converter: Converter, catalogue: DataFile, man: Node) -> list
         for c in converter.children(man, catalogue)
         if not c.is_group and not c.limit("min") and c.limit("max") == 1 and armed(c)
     ]
-    return sorted(loose, key=lambda c: _cost_with_contents(converter, catalogue, c)) if len(loose) >= 2 else []
+    return sorted(loose, key=lambda c: _cost_with_contents(converter, catalogue, c)) if len(loose) >= least else []

@@ -89,6 +89,10 @@ class MenMixin:
             part.composition.append(line)
             for choice in choices:
                 self.weapon_choice(child, count, most, choice, part, line)
+            if count >= 1 and most == count:
+                self.wrapped_option(child, part)
+            if count >= 1:
+                self.mens_own_entries(child, count, most, choices, part)
             if most is None or most > count:
                 if part.per_extra is not None and part.per_extra != each:
                     self.report.pattern("men of different costs in one squad: the first extra man's cost used")
@@ -166,15 +170,88 @@ class MenMixin:
             if entries:
                 found.append(self.choice_among(group.name, entries, group))
         if not found:
-            loose = [
-                c
-                for c in self.converter.children(man, self.catalogue)
-                if not c.is_group and not c.limit("min") and c.limit("max") == 1 and self.contents_weapons(c)
-            ]
+            loose = self.loose_weapons(man)
             if len(loose) >= 2:
                 found.append(self.choice_among("Weapon", loose, None))
                 self.report.pattern("a man's weapons with no group around them, each at most once: read as his choice")
+        for wrapper in [] if found else self.weapon_wrappers(man):
+            # A compulsory entry standing for his one-of group (a Veteran Honvéd or IJA Engineer NCO's "Weapon",
+            # holding his Rifle and SMG): what it holds is his weapon choice, as if it were that group.
+            found.append(self.choice_among(wrapper.name, self.loose_weapons(wrapper), None))
+            self.report.pattern("a man's compulsory entry holding his weapons: read as his weapon choice")
         return found
+
+    def mens_own_entries(
+        self, man: Node, count: int, most: float | None, choices: list[WeaponChoice], part: Part
+    ) -> None:
+        """What a man may take beside his weapon choice (a Polish cavalryman's Lance, 1): for a man of a fixed
+        number (the NCO), an option in his hands; for men a squad may add, each taking it on his own, named in
+        the report (an option of the squad cannot count how many of them take it)."""
+        chosen = {entry.id for choice in choices for entry in choice.entries}
+        wrapped = {c.id for c in self.weapon_wrappers(man)} | {c.id for c in self.weapon_wrappers(man, False)}
+        for child in self.converter.children(man, self.catalogue):
+            held = [child] if not child.is_group else self.converter.children(child, self.catalogue)
+            for entry in held:
+                if entry.is_group or entry.id in chosen | wrapped or (entry.limit("min") or 0) >= 1:
+                    continue
+                if child.is_group and (child.limit("min") or 0) >= 1 and child.limit("max") == 1:
+                    continue  # a compulsory one-of group's entries are his weapon choice
+                armed = bool(self.contents_weapons(entry))
+                if armed and not child.is_group:
+                    continue  # a weapon of his own, at most once: his choice where he has two (weapon_choices)
+                if most == count and not armed:
+                    before = len(part.options)
+                    self.option(entry, part, None, None, f"{without_quality(man.name)} {entry.name}")
+                    for option in part.options[before:]:
+                        option["_carrier"] = man.name
+                        if count > 1:
+                            option["max"] = count
+                    self.report.pattern("an entry of a man of a fixed number: an option in his hands")
+                elif most != count:
+                    why = (
+                        f"an entry each of the men a squad may add takes on his own ({man.name}, {count} to "
+                        f"{'any' if most is None else int(most)}): an option of the squad cannot count how many take it"
+                    )
+                    self.report.skip(
+                        f"{self.catalogue.name}: {self.root.name} / {man.name} / {entry.name}", entry.id, why
+                    )
+
+    def loose_weapons(self, holder: Node) -> list[Node]:
+        """The weapons an entry holds with no group around them, each at most once and none compulsory."""
+        return [
+            c
+            for c in self.converter.children(holder, self.catalogue)
+            if not c.is_group and not c.limit("min") and c.limit("max") == 1 and self.contents_weapons(c)
+        ]
+
+    def weapon_wrappers(self, man: Node, choices: bool = True) -> list[Node]:
+        """A man's compulsory entries, once each, with no weapon of their own, holding only weapons each at most
+        once (none compulsory): the data's one-of weapon group written as an entry (`choices`), or holding one
+        priced weapon (not `choices`)."""
+        found = []
+        for child in self.converter.children(man, self.catalogue):
+            if child.is_group or child.limit("min") != 1 or child.limit("max") != 1:
+                continue
+            held = self.converter.children(child, self.catalogue)
+            loose = self.loose_weapons(child)
+            if loose and len(loose) == len(held) and not self.converter.weapons_of(child, self.catalogue):
+                # One weapon that costs nothing is his (his price is BattleScribe's either way); one priced weapon
+                # BattleScribe leaves unselected is an option (wrapped_option).
+                free = len(loose) == 1 and not loose[0].cost + self.mandatory_cost(loose[0])
+                if (len(loose) >= 2 or free) == choices:
+                    found.append(child)
+        return found
+
+    def wrapped_option(self, man: Node, part: Part) -> None:
+        """A man's compulsory "Weapon" entry holding one priced weapon (a Veteran Hungarian paratrooper NCO's
+        SMG, 3), which BattleScribe leaves unselected: an option of the squad, in his hands."""
+        for wrapper in self.weapon_wrappers(man, choices=False):
+            before = len(part.options)
+            for weapon in self.loose_weapons(wrapper):
+                self.option(weapon, part, None, None, f"{without_quality(man.name)} {weapon.name}")
+            for option in part.options[before:]:
+                option["_carrier"] = man.name
+            self.report.pattern("a man's compulsory entry holding one priced weapon: an option in his hands")
 
     def choice_among(self, name: str, entries: list[Node], group: Node | None) -> WeaponChoice:
         """The man's weapon among `entries`: the one BattleScribe selects (`chosen_default`), else the
@@ -200,6 +277,15 @@ class MenMixin:
         line["weapons"] += [w for w in weapons if w not in line["weapons"]]
         if most != count:
             self.report.pattern("a weapon choice of men a squad may add: the default's cost in each man's price")
+            why = (
+                f"a weapon choice of men a squad may add ({man.name}, {count} to {'any' if most is None else int(most)}):"
+                f" each carries his default, {default.name}; an option replacing it cannot count how many of them there are"
+            )
+            for other in choice.entries:
+                if other is not default and other.id != default.id:
+                    self.report.skip(
+                        f"{self.catalogue.name}: {self.root.name} / {man.name} / {other.name}", other.id, why
+                    )
             return
         key = slug(f"{without_quality(man.name)} {choice.name}")
         before = len(part.options)
@@ -221,22 +307,71 @@ class MenMixin:
         selects that many when the option is taken; 0 where there is none."""
         total = 0.0
         for child in self.converter.children(option, self.catalogue):
-            if child.limit("min"):
-                continue  # a least number of its own beside the men's (a Warlord's Horses): not one per man
-            least_ids = {c.get("id") for c in child.constraints() if c.get("type") == "min"}
-            for modifier in child.modifiers():
-                repeat = modifier.find("repeats/repeat")
-                if (
-                    modifier.get("field") in least_ids  # the field a modifier changes is its constraint's id
-                    and modifier.get("type") == "increment"
-                    and repeat is not None
-                    and repeat.get("childId") in self.men_groups
-                    and number(repeat.get("value")) == 1
-                ):
-                    total += number(modifier.get("value")) * child.cost
+            total += self.per_member(child) * child.cost
         if total:
             self.report.pattern("an option holding one of its contents per man: priced per man")
         return total
+
+    def holds_rating(self, child: Node) -> bool:
+        """Whether an entry holds a compulsory group of quality entries (a man's own rating)."""
+        for group in self.converter.children(child, self.catalogue):
+            if group.is_group and (group.limit("min") or 0) >= 1:
+                names = [quality_of(entry.name) for entry in self.converter.children(group, self.catalogue)]
+                if names and None not in names:
+                    return True
+        return False
+
+    def contents_rules(self, node: Node) -> list[str]:
+        """The rules a player plays by that an option's contents bring, as BattleScribe selects them with it
+        (its compulsory entries and those one per man, its compulsory groups' defaults): a Flamethrower's Loader, a coaxial MMG's
+        Co-axial Weapon. A base weapon's own rules (Team, One-shot) come with its profile and are left out."""
+        found: list[str] = []
+        for child in self.converter.children(node, self.catalogue):
+            if child.is_group:
+                if (child.limit("min") or 0) < 1 or child.limit("max") != 1:
+                    continue
+                entries = [c for c in self.converter.children(child, self.catalogue) if not c.is_group]
+                cheapest = min(entries, key=lambda c: c.cost + self.mandatory_cost(c), default=None)
+                held = [chosen_default(child, entries) or cheapest] if entries else []
+            else:
+                # Compulsory, or one per man of the squad (a Soviet Airborne Squad's Tough Fighters).
+                held = [child] if (child.limit("min") or 0) >= 1 or self.per_member(child) else []
+            for entry in held:
+                rules = self.converter.rule_keys_of(entry, self.catalogue, summarised=True) + self.contents_rules(entry)
+                found += [r for r in rules if r not in found and r not in self.converter.weapon_rules]
+        return found
+
+    def default_weapons(self, man: Node) -> list[str]:
+        """The weapons of the default of each compulsory one-of group a man holds (his Rifle or Pistol)."""
+        found = []
+        for group in self.converter.children(man, self.catalogue):
+            if not group.is_group or (group.limit("min") or 0) < 1 or group.limit("max") != 1:
+                continue
+            entries = [c for c in self.converter.children(group, self.catalogue) if not c.is_group]
+            cheapest = min(entries, key=lambda c: c.cost + self.mandatory_cost(c), default=None)
+            default = chosen_default(group, entries) or cheapest
+            if default is not None:
+                found += [w for w in self.contents_weapons(default) if w not in found]
+        return found
+
+    def per_member(self, child: Node) -> float:
+        """How many of an entry BattleScribe selects per man of the squad: its least number rising by that much
+        for every selection in the unit's men's group; 0 where it does not."""
+        if child.limit("min"):
+            return 0.0  # a least number of its own beside the men's (a Warlord's Horses): not one per man
+        least_ids = {c.get("id") for c in child.constraints() if c.get("type") == "min"}
+        each = 0.0
+        for modifier in child.modifiers():
+            repeat = modifier.find("repeats/repeat")
+            if (
+                modifier.get("field") in least_ids  # the field a modifier changes is its constraint's id
+                and modifier.get("type") == "increment"
+                and repeat is not None
+                and repeat.get("childId") in self.men_groups
+                and number(repeat.get("value")) == 1
+            ):
+                each += number(modifier.get("value"))
+        return each
 
     def men_share(self, option_id: str) -> tuple[float, list[str]] | None:
         """Who pays while a per-man option is taken: what the men of a fixed number (an NCO) add, and the

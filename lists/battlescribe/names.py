@@ -20,6 +20,7 @@ RULE_ALIASES = {
     "team weapon": "team",
     "team": "team",
     "one shot": "one-shot",
+    "one-shot weapon": "one-shot",  # the game system's rule 5837-ccfe-055e-5733 is the rulebook's One-shot
     "spotter": "spotters",
     "he": "he",
 }

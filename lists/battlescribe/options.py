@@ -21,7 +21,7 @@ from lists.battlescribe.names import (
     slug,
     whole,
 )
-from lists.battlescribe.nodes import Node, Report, chosen_default, is_man
+from lists.battlescribe.nodes import Node, Report, is_man
 from lists.battlescribe.unit_part import Part
 
 
@@ -98,7 +98,8 @@ class OptionsMixin:
         per_force = self.per_force(child, shown)
         if per_force:
             option["force_limits"] = per_force
-        rules = list(dict.fromkeys(self.converter.rule_keys_of(child, self.catalogue, summarised=True)))
+        rules = self.converter.rule_keys_of(child, self.catalogue, summarised=True) + self.contents_rules(child)
+        rules = list(dict.fromkeys(rules))
         if rules:
             option["rules"] = rules  # printed on the card of a unit taking it (Tank Hunters, Tough Fighters)
         option["citation"] = self.converter.citation(self.catalogue, child, child.name)
@@ -351,26 +352,26 @@ class OptionsMixin:
             option["_max_with"] = pricing.max_with
         if pricing.min_if_taken:
             option["min_if_taken"] = pricing.min_if_taken
-        if child.entry_type == "model" or MAN.search(child.name) or child.name.strip().lower() == "spotter":
+        # What it holds comes with it as BattleScribe selects it: its weapon group's default (an observer's
+        # soldier's Pistol, an SdKfz 221's turret MMG, an LVT(A)1's coaxial HMG).
+        armed = [w for w in self.default_weapons(child) if w not in option.get("weapons", [])]
+        if armed:
+            option["weapons"] = [*option.get("weapons", []), *armed]
+        named_man = child.entry_type == "model" or MAN.search(child.name) or child.name.strip().lower() == "spotter"
+        if named_man or (armed and self.holds_rating(child)):
+            # A man: named so, or with his own rating and weapon (an officer's Intelligence Officer, his Pistol).
             option["adds_models"] = [{"count": 1, "role": role_of(child.name, self.kind), "name": child.name}]
-            # The man comes armed with his weapon group's default (an observer's soldier's Pistol).
-            armed = [w for w in self.default_weapons(child) if w not in option.get("weapons", [])]
-            if armed:
-                option["weapons"] = [*option.get("weapons", []), *armed]
         return option
 
-    def default_weapons(self, man: Node) -> list[str]:
-        """The weapons of the default of each compulsory one-of group a man holds (his Rifle or Pistol)."""
-        found = []
-        for group in self.converter.children(man, self.catalogue):
-            if not group.is_group or (group.limit("min") or 0) < 1 or group.limit("max") != 1:
-                continue
-            entries = [c for c in self.converter.children(group, self.catalogue) if not c.is_group]
-            cheapest = min(entries, key=lambda c: c.cost + self.mandatory_cost(c), default=None)
-            default = chosen_default(group, entries) or cheapest
-            if default is not None:
-                found += [w for w in self.contents_weapons(default) if w not in found]
-        return found
+    def default_options(self, default: Node, others: list[str], part: Part) -> None:
+        """What a compulsory choice's default may take (a Tetrarch's Little John Adaptor on its light AT gun):
+        options of the unit, gone with the default when another choice (`others`) replaces it."""
+        before, held = len(part.options), self.converter.children(default, self.catalogue)
+        for child in [c for c in held if not (c.is_group or c.limit("min"))]:
+            self.option(child, part, None)
+        for option in part.options[before:]:
+            option.setdefault("_excludes", []).extend(others)
+            self.report.pattern("an option of a compulsory choice's default: excluded by the other choices")
 
     def outer_limit(self, child: Node, group: str | None) -> float | None:
         """An option with no limit of its own: one of a one-of group is taken once, and one a force or

@@ -4,6 +4,7 @@ leaves off it, and a weapon option carrying no weapon, are differences to explai
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from lists.battlescribe.engine import Context, Roster, Selection, shown_info
@@ -36,6 +37,16 @@ class PackNames:
     rules: dict[str, str] = field(default_factory=dict)  # lower-case name -> the base pack's rule key
     worded: set[str] = field(default_factory=set)  # rule keys with a text of ours (an option carries only these)
 
+    def names_weapon(self, name: str) -> bool:
+        """Whether a name names one of the base pack's weapons, in full or by its abbreviation ("HMG")."""
+        lowered = name.lower()
+        for weapon in self.weapons:
+            short = re.search(r"\((\w+)\)$", weapon)
+            for words in (short.group(1) if short else "", re.sub(r"\s*\(.*\)$", "", weapon)):
+                if words and re.search(rf"\b{re.escape(words)}\b", lowered):
+                    return True
+        return False
+
     def weapon_key(self, name: str) -> str:
         lowered = name.strip().lower()
         return WEAPON_ALIASES.get(lowered) or self.weapons.get(lowered) or "bs-" + slug(name, 70)
@@ -54,7 +65,8 @@ def option_differences(names: PackNames, option: dict, weapons: set[str], rules:
     missing = sorted({names.weapon_key(w) for w in weapons} - carried)
     if missing:
         problems.append("weapons the data gives it and the pack does not: " + ", ".join(missing))
-    if not carried and mount_of(option["name"]) and not option.get("replaces"):
+    # An option named for a mount and no weapon (an MG team's "Pintle-mount", Flak) mounts the unit's own gun.
+    if not carried and mount_of(option["name"]) and names.names_weapon(option["name"]) and not option.get("replaces"):
         problems.append("a weapon option carrying no weapon")
     worded = {names.rule_key(r) for r in rules} & names.worded
     missing_rules = sorted(worded - set(option.get("rules", [])))

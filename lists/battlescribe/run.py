@@ -37,6 +37,8 @@ def _pack_context(pack_dir: Path, converter: Converter) -> None:
         for rule in data.get("rules", []):
             converter.pack_rules[rule["name"].lower()] = rule["key"]
             converter.pack_rules[rule["key"]] = rule["key"]
+            if rule.get("kind") == "weapon":
+                converter.weapon_rules.add(rule["key"])
         for weapon in data.get("weapons", []):
             converter.pack_weapons[weapon["name"].lower()] = weapon["key"]
             if indirect & {r if isinstance(r, str) else r["rule"] for r in weapon.get("rules", [])}:

@@ -263,6 +263,7 @@ class UnitBuilder(MenMixin, OptionsMixin):
                 self.option(child, part, key, instead_of=(cost, weapons))
         if times == 1:
             self.report.pattern("a compulsory choice: the default in the unit, the others options replacing it")
+            self.default_options(default, [c.id for c in entries if c is not default], part)
         else:
             self.report.pattern("weapons fitted several times: the default each time, the others options replacing it")
 

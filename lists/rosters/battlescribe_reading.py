@@ -286,11 +286,29 @@ def _top_selection(nation: str, selection: Element, units: list[dict], reading: 
         return True
     if chain not in battlescribe_ids.ids().get("roots", {}).get(nation, {}) or not children:
         return False
-    # A wrapper (the Theatre Selector, an officer entry holding his rank): every child must be read.
+    # A wrapper (the Theatre Selector, an officer entry holding his rank): every child must be read. What it
+    # holds beside the one unit in it (a Medic Team's Veteran Soldiers beside its Medic) is that unit's.
+    keyed = [battlescribe_ids.units_by_chain().get((nation, _chain_of(nation, c))) for c in children]
+    if sum(1 for keys in keyed if keys) == 1 and len(children) > 1:
+        unit_child = next(c for c, keys in zip(children, keyed, strict=True) if keys)
+        beside = [c for c in children if c is not unit_child]
+        if number_of(unit_child) != 1:
+            reading.problem(
+                f"{named(unit_child)}: {unit_child.get('number')} units in one selection; give each its own"
+            )
+        keys = next(keys for keys in keyed if keys)
+        units.append(
+            _unit(unit_child, _by_category(unit_child, keys), _chain_of(nation, unit_child), reading, beside, chain)
+        )
+        return True
     for child in children:
         if not _top_selection(nation, child, units, reading):
             reading.problem(f"{named(child)}: not an entry the Bolt Action data offers under {named(selection)}")
     return True
+
+
+def _chain_of(nation: str, selection: Element) -> str | None:
+    return battlescribe_ids.known_chain(nation, selection.get("entryId") or "")
 
 
 def _ending_in(chains, entry_id: str) -> str | None:
@@ -310,8 +328,11 @@ def _by_category(selection: Element, keys: list[str]) -> str:
     return keys[0]
 
 
-def _unit(selection: Element, key: str, chain: str, reading: Reading) -> dict:
-    """One unit: its quality, men and options, each selection under it mapped or named as a problem."""
+def _unit(
+    selection: Element, key: str, chain: str, reading: Reading, beside: list | None = None, wrapper: str = ""
+) -> dict:
+    """One unit: its quality, men and options, each selection under it (and `beside` it, under the `wrapper`
+    chain holding it) mapped or named as a problem."""
     info = battlescribe_ids.ids()["units"][key]
     tree = battlescribe_ids.tree(info["catalogue"], info["root"])
     options_by_id: dict[str, list] = {}
@@ -321,6 +342,10 @@ def _unit(selection: Element, key: str, chain: str, reading: Reading) -> dict:
     unit_name = selection.get("name") or key
     for child in items(selection, "selections", "selection"):
         _content(child, chain, tree, options_by_id, found, unit_name, reading)
+    own_quality = found["quality"]
+    for child in beside or []:
+        _content(child, wrapper, tree, options_by_id, found, unit_name, reading)
+    found["quality"] = own_quality or found["quality"]  # the unit's own rating first (a Medic Team's outer Veteran)
     label = base = (selection.get("customName") or selection.get("name") or key).strip()[:95]
     # BattleScribe names units by their entry unless renamed: two Rifle Squads become "Rifle Squad (2)".
     count = 1
@@ -350,7 +375,7 @@ def _unit(selection: Element, key: str, chain: str, reading: Reading) -> dict:
             note.append(line.strip())
     if note:  # BattleScribe's notes may run over lines: ours is one line (a long one is refused, not cut)
         entry["note"] = " ".join(note)
-    reading.file_units[entry["label"]] = subtree_points(selection)
+    reading.file_units[entry["label"]] = subtree_points(selection) + sum(subtree_points(c) for c in beside or [])
     return entry
 
 
