@@ -71,7 +71,11 @@ def sections_pdf(head: str, sections: list[str], title: str = "") -> bytes:
     keys = [_key(head, section) for section in sections]
     entries = cache.get_many(keys)
     batches = cache.get_many({entry["batch"] for entry in entries.values()})
-    missing = [n for n, key in enumerate(keys) if key not in entries or entries[key]["batch"] not in batches]
+    first_of: dict[str, int] = {}  # each key not kept, at its first section: sections alike are laid out once
+    for n, key in enumerate(keys):
+        if key not in entries or entries[key]["batch"] not in batches:
+            first_of.setdefault(key, n)
+    missing = list(first_of.values())
     if missing:
         split = _batches([len(sections[n]) for n in missing], settings.PDF_RENDER_PROCESSES)
         calls = [(head, [sections[missing[p]] for p in batch]) for batch in split]
