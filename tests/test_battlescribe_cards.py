@@ -426,3 +426,32 @@ def test_a_name_with_quotes_and_markup_is_printed_as_written_in_a_cards_margin()
     css = f"@page {{ size: 100mm 60mm; @bottom-left {{ content: {battlescribe_cards.css_string(name)}; }} }}"
     pdf = render_pdf(f"<!DOCTYPE html><html><head><style>{css}</style></head><body><p>x</p></body></html>", cards=True)
     assert name in page_texts(pdf)[0]
+
+
+def test_cards_are_laid_out_once_and_again_only_for_a_new_look(data_sets, settings, monkeypatch):
+    from lists.cards import section_pages
+
+    settings.PDF_RENDER_PROCESSES = 1  # laid out in this process, where the count sees it
+    data_set, roster, _ = game(data_sets, "bsdata/konflikt47")
+    roster.name = "Laid out once"  # a roster of its own: no other test's cards are kept for it
+    roster.forces[0].selections[0].custom_name = "Officer laid out once"
+    roster.refresh()
+    xml = write_roster_xml(roster).encode()
+    laid_out_sections = []
+    real = section_pages.lay_out_batch
+
+    def counted(head, sections):
+        laid_out_sections.extend(sections)
+        return real(head, sections)
+
+    monkeypatch.setattr(section_pages, "lay_out_batch", counted)
+
+    first = battlescribe_cards.render_battlescribe_cards(xml, data_set)
+    assert any("Officer laid out once" in section for section in laid_out_sections)
+    laid = len(laid_out_sections)
+    again = battlescribe_cards.render_battlescribe_cards(xml, data_set)
+    assert len(laid_out_sections) == laid and page_texts(again) == page_texts(first)  # every card kept
+
+    monkeypatch.setattr(battlescribe_cards, "pdf_look", lambda kind: "a new look of the templates")
+    battlescribe_cards.render_battlescribe_cards(xml, data_set)
+    assert len(laid_out_sections) == 2 * laid  # a deploy's new look lays every card out anew

@@ -125,7 +125,7 @@ def battlescribe_cards_pdf(
     page = CARD_FORMATS.get(card or "") or card_format(found.roster.data)
     sections = card_sections(found, merged(cards) if merge else cards, link, page)
     title = f"{found.roster.name}: unit cards" if found.roster.name else "Unit cards"
-    return sections_pdf(document_head(found, page), sections, title)
+    return sections_pdf(document_head(found, page), sections, pdf_look("cards"), title)
 
 
 def merged(cards: list[UnitCard]) -> list[UnitCard]:

@@ -31,10 +31,8 @@ def lay_out_batch(head: str, sections: list[str]) -> tuple[bytes, list[list[int]
     section, by the section's position."""
     css, fonts = _stylesheet()
     html = _card_html_class()(string=head + "".join(sections) + DOCUMENT_END, url_fetcher=_make_fetcher())
-    order = {
-        id(element): n
-        for n, element in enumerate(e for e in html.etree_element.iter() if str(e.tag).endswith(SECTION_TAG))
-    }
+    body = next(e for e in html.etree_element.iter() if str(e.tag).endswith("body"))
+    order = {id(element): n for n, element in enumerate(e for e in body if str(e.tag).endswith(SECTION_TAG))}
     document = html.render(stylesheets=[css], font_config=fonts)
     pages: list[list[int]] = [[] for _ in sections]
     last = 0
@@ -46,8 +44,9 @@ def lay_out_batch(head: str, sections: list[str]) -> tuple[bytes, list[list[int]
     return document.write_pdf(), pages
 
 
-def _key(head: str, section: str) -> str:
-    return "section:" + hashlib.sha256(f"{PAGES_CUT}\0{head}\0{section}".encode()).hexdigest()
+def _key(look: str, head: str, section: str) -> str:
+    """A section's pages depend on its HTML, the document's head, and the look (stylesheets, code) drawing them."""
+    return "section:" + hashlib.sha256(f"{PAGES_CUT}\0{look}\0{head}\0{section}".encode()).hexdigest()
 
 
 def _batches(sizes: list[int], count: int) -> list[list[int]]:
@@ -63,12 +62,12 @@ def _batches(sizes: list[int], count: int) -> list[list[int]]:
     return [sorted(batch) for batch in batches if batch]
 
 
-def sections_pdf(head: str, sections: list[str], title: str = "") -> bytes:
+def sections_pdf(head: str, sections: list[str], look: str, title: str = "") -> bytes:
     """The PDF of `head` followed by `sections` (titled `title`), each section's pages from the cache or laid out
-    now (and kept)."""
+    now (and kept under `look`, the digest of what draws them: new templates never read old pages)."""
     from pypdf import PdfReader, PdfWriter
 
-    keys = [_key(head, section) for section in sections]
+    keys = [_key(look, head, section) for section in sections]
     entries = cache.get_many(keys)
     batches = cache.get_many({entry["batch"] for entry in entries.values()})
     first_of: dict[str, int] = {}  # each key not kept, at its first section: sections alike are laid out once
