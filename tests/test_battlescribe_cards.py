@@ -452,6 +452,9 @@ def test_cards_are_laid_out_once_and_again_only_for_a_new_look(data_sets, settin
     again = battlescribe_cards.render_battlescribe_cards(xml, data_set)
     assert len(laid_out_sections) == laid and page_texts(again) == page_texts(first)  # every card kept
 
+    found = read_data_set_roster(xml, data_set)
+    cards = set(battlescribe_cards.card_sections(found, battlescribe_cards.roster_cards(found.roster)))
     monkeypatch.setattr(battlescribe_cards, "pdf_look", lambda kind: "a new look of the templates")
     battlescribe_cards.render_battlescribe_cards(xml, data_set)
-    assert len(laid_out_sections) == 2 * laid  # a deploy's new look lays every card out anew
+    anew = laid_out_sections[laid:]
+    assert set(anew) == cards and len(anew) == len(cards)  # a deploy's new look lays every card out anew, once
