@@ -56,7 +56,7 @@ def pdf_key(kind: str, roster: RosterSnapshot, data: GameData, layout: Layout) -
     return pdf_cache_key(kind, variant, templates_digest(kind), roster, data)
 
 
-CARDS_CUT = 2  # how cached cards are drawn from their pages (CardLayers): a new way never reads an old entry
+CARDS_CUT = 3  # how cached cards are drawn from their pages (CardLayers): a new way never reads an old entry
 
 
 def _group_key(group: Group, layout: Layout, data: GameData) -> str:
@@ -218,6 +218,28 @@ def _render_in_processes(groups: list[Group], layout: Layout) -> list[tuple[byte
 PlacedCard = list[tuple[str, int, float, float, float | None]]
 
 
+def kept_batches(keys: list[str], lay_out, prefix: str) -> tuple[dict[str, dict], dict[str, bytes]]:
+    """Each key's entry (`batch`: the key of the batch PDF holding it, `part`: where in that PDF) and those PDFs:
+    from the cache, else laid out now and kept. `lay_out(positions)` lays out the keys at those positions (the
+    first of each key not kept: alike ones once) and yields (batch PDF, {index into positions: part})."""
+    entries = django_cache.get_many(keys)
+    batches = django_cache.get_many({entry["batch"] for entry in entries.values()})
+    first_of: dict[str, int] = {}
+    for n, key in enumerate(keys):
+        if key not in entries or entries[key]["batch"] not in batches:
+            first_of.setdefault(key, n)
+    missing = list(first_of.values())
+    if missing:
+        fresh: dict[str, object] = {}
+        for pdf, parts in lay_out(missing):
+            batch = prefix + hashlib.sha256(pdf).hexdigest()
+            batches[batch] = fresh[batch] = pdf
+            for index, part in parts.items():
+                entries[keys[missing[index]]] = fresh[keys[missing[index]]] = {"batch": batch, "part": part}
+        django_cache.set_many(fresh, CACHE_SECONDS)
+    return entries, {batch: batches[batch] for batch in {entries[key]["batch"] for key in keys}}
+
+
 def card_pages(groups: list[Group], layout: Layout, data: GameData) -> tuple[list[PlacedCard], dict[str, bytes]]:
     """Each card's rendered layers, with the batch PDFs holding them.
 
@@ -225,22 +247,11 @@ def card_pages(groups: list[Group], layout: Layout, data: GameData) -> tuple[lis
     the rest are rendered together and cached, one entry per group.
     """
     keys = [_group_key(group, layout, data) for group in groups]
-    entries = django_cache.get_many(keys)
-    batches = django_cache.get_many({entry["batch"] for entry in entries.values()})
-    missing = [i for i, key in enumerate(keys) if key not in entries or entries[key]["batch"] not in batches]
-    if missing:
-        fresh: dict[str, object] = {}
-        for pdf, placed in _render_in_processes([groups[i] for i in missing], layout):
-            batch = "cardbatch:" + hashlib.sha256(pdf).hexdigest()
-            batches[batch] = fresh[batch] = pdf
-            for position, group_cards in placed.items():
-                entries[keys[missing[position]]] = fresh[keys[missing[position]]] = {
-                    "batch": batch,
-                    "cards": group_cards,
-                }
-        django_cache.set_many(fresh, CACHE_SECONDS)
-    placed = [[(entries[key]["batch"], *layer) for layer in layers] for key in keys for layers in entries[key]["cards"]]
-    return placed, {batch: batches[batch] for batch in {entries[key]["batch"] for key in keys}}
+    entries, batches = kept_batches(
+        keys, lambda missing: _render_in_processes([groups[i] for i in missing], layout), "cardbatch:"
+    )
+    placed = [[(entries[key]["batch"], *layer) for layer in layers] for key in keys for layers in entries[key]["part"]]
+    return placed, batches
 
 
 PT_PER_MM = 72 / 25.4

@@ -14,14 +14,12 @@ import hashlib
 import io
 
 from django.conf import settings
-from django.core.cache import cache
 
 from lists.cards import render_helpers
-from lists.cards.layout import CACHE_SECONDS
-from lists.cards.pdfs import MIN_GROUPS_PER_BATCH, helpers_state
+from lists.cards.pdfs import MIN_GROUPS_PER_BATCH, helpers_state, kept_batches
 from lists.cards.renderer import _boxes, _card_html_class, _make_fetcher, _stylesheet
 
-PAGES_CUT = 1  # how a section's pages are kept: a new way never reads an old entry
+PAGES_CUT = 2  # how a section's pages are kept: a new way never reads an old entry
 SECTION_TAG = "section"
 DOCUMENT_END = "</body>\n</html>\n"  # after the sections: `head` opens the document and its body
 
@@ -68,33 +66,21 @@ def sections_pdf(head: str, sections: list[str], look: str, title: str = "") -> 
     from pypdf import PdfReader, PdfWriter
 
     keys = [_key(look, head, section) for section in sections]
-    entries = cache.get_many(keys)
-    batches = cache.get_many({entry["batch"] for entry in entries.values()})
-    first_of: dict[str, int] = {}  # each key not kept, at its first section: sections alike are laid out once
-    for n, key in enumerate(keys):
-        if key not in entries or entries[key]["batch"] not in batches:
-            first_of.setdefault(key, n)
-    missing = list(first_of.values())
-    if missing:
+
+    def lay_out(missing: list[int]):
         split = _batches([len(sections[n]) for n in missing], settings.PDF_RENDER_PROCESSES)
         calls = [(head, [sections[missing[p]] for p in batch]) for batch in split]
         results = render_helpers.map_shared(
             lay_out_batch, calls, settings.PDF_RENDER_PROCESSES - 1, state=helpers_state()
         )
-        fresh: dict[str, object] = {}
         for batch, (pdf, pages) in zip(split, results, strict=True):
-            name = "sectionbatch:" + hashlib.sha256(pdf).hexdigest()
-            batches[name] = fresh[name] = pdf
-            for position, section_pages in zip(batch, pages, strict=True):
-                entries[keys[missing[position]]] = fresh[keys[missing[position]]] = {
-                    "batch": name,
-                    "pages": section_pages,
-                }
-        cache.set_many(fresh, CACHE_SECONDS)
+            yield pdf, dict(zip(batch, pages, strict=True))
+
+    entries, batches = kept_batches(keys, lay_out, "sectionbatch:")
     readers = {name: PdfReader(io.BytesIO(pdf)) for name, pdf in batches.items()}
     writer = PdfWriter()
     for key in keys:
-        for number in entries[key]["pages"]:
+        for number in entries[key]["part"]:
             writer.add_page(readers[entries[key]["batch"]].pages[number])
     if title:
         writer.add_metadata({"/Title": title})
